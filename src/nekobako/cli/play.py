@@ -1,0 +1,7 @@
+"""Sub-command under construction."""
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Adds nothing yet."""

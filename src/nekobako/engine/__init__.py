@@ -1,0 +1,36 @@
+"""The engine contract: games, states, options, records. Pure Python, no I/O."""
+
+from .errors import BadRecord, IllegalAction, InvalidOptions, MalformedAction, NekobakoError
+from .game import CHANCE, Action, Event, Game, State, check_text
+from .options import Options, OptionSpec, parse_option_text, parse_options
+from .playout import random_playout
+from .record import Record, fill_chance, format_entry, parse_entry, replay, summary
+from .registry import GAME_MODULES, game_names, get_game
+
+__all__ = [
+    "CHANCE",
+    "Action",
+    "BadRecord",
+    "Event",
+    "GAME_MODULES",
+    "Game",
+    "IllegalAction",
+    "InvalidOptions",
+    "MalformedAction",
+    "NekobakoError",
+    "OptionSpec",
+    "Options",
+    "Record",
+    "State",
+    "check_text",
+    "fill_chance",
+    "format_entry",
+    "game_names",
+    "get_game",
+    "parse_entry",
+    "parse_option_text",
+    "parse_options",
+    "random_playout",
+    "replay",
+    "summary",
+]

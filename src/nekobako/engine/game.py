@@ -1,0 +1,252 @@
+"""The contract every game fulfils (see docs/engine.md).
+
+A `Game` is the static description of a game (name, player counts, option table, notation); a
+`State` is one position. States are mutated in place by `apply` (as OpenSpiel's `apply_action`
+and python-chess's `push`) and copied with `clone` for search. Chance is a pseudo-seat, `CHANCE`:
+when it is to move, `chance_outcomes` lists the outcomes (dice) or `sample_chance` draws one
+(deals), and any caller may instead apply the outcome it wants, which is how records force deals
+and rolls.
+
+Hot paths (legal generation, apply, clone) are written per game for speed; this module only fixes
+the names and the shape of what comes out.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .errors import InvalidOptions, MalformedAction
+from .options import Options, OptionSpec, parse_options
+
+if TYPE_CHECKING:
+    from .record import Record
+
+CHANCE = -1
+"""The seat number of chance (dice, deals, the first start player)."""
+
+Action = Hashable
+"""Actions are small immutable values whose `str()` is the canonical notation of the rules file."""
+
+LANGS = ("en", "ja")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened as a consequence of an action (trick won, box shut, gem lost).
+
+    Events hold public facts only; they are shown to every seat and to spectators. `at` is the
+    number of history entries when it happened, so a log can interleave actions and events.
+    """
+
+    kind: str
+    seat: int | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+    at: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "data": dict(self.data), "at": self.at}
+
+
+class Game(ABC):
+    """Static description of one game. One instance per game, found through the registry."""
+
+    name: ClassVar[str]
+    title: ClassVar[Mapping[str, str]]  # {"en": ..., "ja": ...}
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    messages: ClassVar[Mapping[str, tuple[str, str]]] = {}  # event kind -> (en, ja) templates
+
+    # -- options -------------------------------------------------------------------------------
+    def options(self, raw: Mapping[str, Any] | Options | None, players: int) -> Options:
+        """Validate options for a table of `players` (raises `InvalidOptions` with a player's words)."""
+        self.check_players(players)
+        opts = parse_options(self.option_specs, raw.to_json() if isinstance(raw, Options) else raw, players)
+        self.check_options(opts, players)
+        return opts
+
+    def check_players(self, players: int) -> None:
+        if (
+            not isinstance(players, int)
+            or isinstance(players, bool)
+            or not (self.min_players <= players <= self.max_players)
+        ):
+            raise InvalidOptions(
+                f"{self.title['en']} is for {self.min_players}–{self.max_players} players, not {players!r}"
+            )
+
+    def check_options(self, options: Options, players: int) -> None:
+        """Cross-option and player-count checks; override to add them."""
+
+    # -- states --------------------------------------------------------------------------------
+    def new_game(self, players: int, options: Mapping[str, Any] | Options | None = None) -> State:
+        """The state before the first chance step (usually `start N`)."""
+        return self.new_initial_state(players, self.options(options, players))
+
+    @abstractmethod
+    def new_initial_state(self, players: int, options: Options) -> State: ...
+
+    # -- notation ------------------------------------------------------------------------------
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Parse canonical notation (without the `SEAT:` prefix); raise `MalformedAction`."""
+
+    def redact(self, actor: int, action: Action, viewer: int | None) -> str:
+        """How `actor`'s action reads to `viewer` (None: spectator). Hidden actions are masked."""
+        return str(action)
+
+    # -- hidden information ----------------------------------------------------------------------
+    @abstractmethod
+    def determinize(self, view: Mapping[str, Any], rng: random.Random) -> State:
+        """A full state consistent with everything in `view` (one seat's knowledge), sampled
+        uniformly among the states that view allows as far as the game's docs say."""
+
+    # -- words -----------------------------------------------------------------------------------
+    def describe(self, event: Event, lang: str = "en", names: Sequence[str] | None = None) -> str:
+        """An event in words. Templates may use `{who}` (the event's seat) and the event's data."""
+        templates = self.messages.get(event.kind)
+        if templates is None:
+            return event.kind
+        template = templates[1] if lang == "ja" else templates[0]
+        who = ""
+        if event.seat is not None:
+            who = names[event.seat] if names else (f"席{event.seat}" if lang == "ja" else f"Seat {event.seat}")
+        return template.format(who=who, **event.data)
+
+    def describe_options(self) -> list[dict[str, Any]]:
+        return [spec.describe() for spec in self.option_specs]
+
+
+class State(ABC):
+    """One position. Subclasses keep `history` ((seat, action) pairs, chance as `CHANCE`) and
+    `events` up to date in `apply`; everything else here is derived from those methods."""
+
+    game: Game
+    players: int
+    options: Options
+    history: list[tuple[int, Action]]
+    events: list[Event]
+
+    # -- who moves ---------------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def to_move(self) -> tuple[int, ...]:
+        """Seats that may act now: one seat, several (simultaneous), `(CHANCE,)`, or `()` when over."""
+
+    def is_chance(self) -> bool:
+        return self.to_move == (CHANCE,)
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """Legal actions of `seat` now (empty when it is not to move). For `CHANCE`: the outcomes."""
+
+    def chance_outcomes(self) -> Sequence[tuple[Action, float]] | None:
+        """Outcomes with probabilities when few (dice); None when too many to list (deals)."""
+        return None
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        outcomes = self.chance_outcomes()
+        if outcomes is None:
+            raise NotImplementedError("games with large chance steps override sample_chance")
+        actions = [a for a, _ in outcomes]
+        return rng.choices(actions, weights=[p for _, p in outcomes])[0]
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> None:
+        """Play `action` for `seat` (`CHANCE` for outcomes). Raises `IllegalAction` and changes
+        nothing when the action is not legal now."""
+
+    def act(self, seat: int, text: str) -> None:
+        """Parse and apply notation, e.g. `state.act(0, "shut 7")`."""
+        self.apply(seat, self.game.parse_action(text))
+
+    @abstractmethod
+    def clone(self) -> State: ...
+
+    # -- results -----------------------------------------------------------------------------------
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Game totals per seat so far (penalties for Shut the Box, points or gems otherwise)."""
+
+    @abstractmethod
+    def round_scores(self) -> list[list[float]]:
+        """One list per finished round, one entry per seat."""
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """Winning seats (shared wins list several); empty until the game is over."""
+
+    def returns(self) -> list[float]:
+        """Per-seat outcome for learning and simulation: 1 split among winners, 0 otherwise."""
+        won = self.winners()
+        return [1.0 / len(won) if s in won else 0.0 for s in range(self.players)]
+
+    # -- what a seat may know ------------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything `seat` may know, as JSON; `None` is a spectator. The only door hidden
+        information passes through (with `Game.redact` for the history)."""
+        game = self.game
+        to_move = self.to_move
+        view: dict[str, Any] = {
+            "game": game.name,
+            "players": self.players,
+            "options": self.options.to_json(),
+            "seat": seat,
+            "seq": len(self.history),
+            "to_move": "chance" if to_move == (CHANCE,) else list(to_move),
+            "legal": [str(a) for a in self.legal_actions(seat)] if seat is not None and seat in to_move else [],
+            "over": self.is_over(),
+            "scores": self.scores(),
+            "round_scores": self.round_scores(),
+            "winners": self.winners(),
+            "history": [[s, game.redact(s, a, seat)] for s, a in self.history],
+            "events": [e.to_json() for e in self.events],
+        }
+        view.update(self.private_view(seat))
+        return view
+
+    @abstractmethod
+    def private_view(self, seat: int | None) -> dict[str, Any]:
+        """The game-specific part of `view`: public board plus what `seat` alone may see."""
+
+    def full_view(self) -> dict[str, Any]:
+        """Everything, hidden cards included: for finished games, replays and debugging."""
+        view = self.view(None)
+        view["history"] = [[s, str(a)] for s, a in self.history]
+        view.update(self.reveal())
+        return view
+
+    def reveal(self) -> dict[str, Any]:
+        """Hidden information (all hands, discards, undealt cards); empty for open games."""
+        return {}
+
+    # -- records -------------------------------------------------------------------------------------
+    def record(self, seed: int | None = None) -> Record:
+        from .record import Record, format_entry
+
+        return Record(
+            game=self.game.name,
+            players=self.players,
+            options=self.options.to_json(),
+            seed=seed,
+            actions=[format_entry(s, a) for s, a in self.history],
+        )
+
+
+def check_text(text: str) -> list[str]:
+    """Split notation into words, refusing what is not plain text (shared by the parsers)."""
+    if not isinstance(text, str):
+        raise MalformedAction(f"an action must be text, not {type(text).__name__}")
+    if len(text) > 200:
+        raise MalformedAction("action text too long")
+    words = text.split()
+    if not words:
+        raise MalformedAction("empty action")
+    return words

@@ -1,0 +1,135 @@
+"""Table options as data: each game declares a tuple of `OptionSpec`, and every front end
+(command line, lobby, records) validates through `parse_options`, so a default or a choice is
+written once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InvalidOptions
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option: its values, its default (possibly depending on the player count) and help text.
+
+    `choices` lists the allowed values (typed: ints stay ints). An option without choices has a
+    `parse` function that turns a raw value (from JSON or from `k=v` text) into the typed value or
+    raises `InvalidOptions`.
+    """
+
+    name: str
+    default: Any | Callable[[int], Any]
+    choices: tuple[Any, ...] | None = None
+    parse: Callable[[Any], Any] | None = None
+    help_en: str = ""
+    help_ja: str = ""
+    labels: Mapping[Any, tuple[str, str]] = field(default_factory=dict)  # value -> (en, ja)
+
+    def default_for(self, players: int) -> Any:
+        return self.default(players) if callable(self.default) else self.default
+
+    def coerce(self, raw: Any) -> Any:
+        if self.parse is not None:
+            return self.parse(raw)
+        assert self.choices is not None
+        for choice in self.choices:
+            if raw == choice or (isinstance(raw, str) and raw.strip().lower() == str(choice).lower()):
+                return choice
+            if isinstance(choice, bool) and isinstance(raw, str) and _BOOL_TEXT.get(raw.lower()) is choice:
+                return choice
+        allowed = ", ".join(_show(c) for c in self.choices)
+        raise InvalidOptions(f"option {self.name!r} cannot be {_show(raw)}; choose one of: {allowed}")
+
+    def describe(self) -> dict[str, Any]:
+        """JSON description for the lobby and the docs."""
+        return {
+            "name": self.name,
+            "choices": None if self.choices is None else [_json(c) for c in self.choices],
+            "default": None if callable(self.default) else _json(self.default),
+            "help": {"en": self.help_en, "ja": self.help_ja},
+            "labels": {str(_json(k)): {"en": v[0], "ja": v[1]} for k, v in self.labels.items()},
+        }
+
+
+_BOOL_TEXT = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False, "1": True, "0": False}
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_json(v) for v in value]
+    return value
+
+
+class Options(Mapping[str, Any]):
+    """A frozen, hashable set of validated option values; read as `opts.tiles` or `opts["tiles"]`."""
+
+    __slots__ = ("_hash", "_values")
+
+    def __init__(self, values: Mapping[str, Any]):
+        object.__setattr__(self, "_values", dict(values))
+        object.__setattr__(self, "_hash", None)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Options are frozen")
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash(tuple(sorted((k, repr(v)) for k, v in self._values.items()))))
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Options) and self._values == other._values
+
+    def __repr__(self) -> str:
+        return f"Options({self._values!r})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: _json(v) for k, v in self._values.items()}
+
+
+def parse_options(specs: tuple[OptionSpec, ...], raw: Mapping[str, Any] | None, players: int) -> Options:
+    """Validate `raw` against `specs`, filling defaults. Unknown names are refused."""
+    raw = dict(raw or {})
+    known = {s.name for s in specs}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        raise InvalidOptions(f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(known)) or 'none'}")
+    values = {}
+    for spec in specs:
+        values[spec.name] = spec.coerce(raw[spec.name]) if spec.name in raw else spec.default_for(players)
+    return Options(values)
+
+
+def parse_option_text(items: list[str]) -> dict[str, str]:
+    """`["tiles=10", "scoring=count"]` → `{"tiles": "10", "scoring": "count"}` (values coerced later)."""
+    out: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            raise InvalidOptions(f"option {item!r} must be written name=value")
+        key, value = item.split("=", 1)
+        out[key.strip()] = value.strip()
+    return out
