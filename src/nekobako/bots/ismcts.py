@@ -1,0 +1,265 @@
+"""The `ismcts` level: single-observer information-set Monte-Carlo tree search (Cowling, Powley
+and Whitehouse, 2012), generic over every game.
+
+Each iteration samples a fresh world from the bot's own view with `Game.determinize(view, rng)`
+(never the true state), then walks one shared tree whose nodes are information sets *of the
+searching seat*: a child is keyed by the action's text as the searching seat would read it
+(`Game.redact`), so an opponent's hidden discard is one node however many worlds disagree on it.
+Selection is UCB1 with availability counts (an action legal in only some worlds is judged by the
+worlds where it was available). Small chance steps (dice) are sampled and keyed by their public
+text; a large one (a deal) ends the tree, and the rest is a random rollout.
+
+Rollouts stop at a *horizon*: the end of the current round for the card games (a full game of
+Cat in the Box is ~170 actions, too long for thousands of iterations per second), the end of the
+game for Shut the Box. A finished game is valued by `State.returns()`; a round end by the seat's
+score margin over the best other seat, squashed into [0, 1] (`_margin_values`).
+
+Budgets: `iterations` (deterministic: the same view and rng state give the same action) or
+`seconds` (wall time from an injected `clock`, `time.perf_counter` by default; then the number
+of iterations, and so the action, depends on machine speed). Python is slow for MCTS: the loop
+below avoids building views, re-parsing text and allocating per action where it can.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import CHANCE, Action, Game, InvalidOptions, State, get_game
+
+
+@dataclass(frozen=True)
+class GameHints:
+    """How to value an unfinished position of one game (the only per-game knowledge here)."""
+
+    lower_is_better: bool = False  # Shut the Box scores are penalties
+    scale: float = 5.0  # a score margin of `scale` is worth ~0.38 above an even position
+    horizon: str = "round"  # "round" or "game"
+
+
+HINTS: dict[str, GameHints] = {
+    "shutbox": GameHints(lower_is_better=True, scale=20.0, horizon="game"),
+    "catbox": GameHints(scale=4.0),
+    "catopomp": GameHints(scale=1.0),
+}
+
+
+class Node:
+    """Statistics of one information-set edge: reward is summed for the seat that acted into it."""
+
+    __slots__ = ("avail", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 0
+
+
+class ISMCTSBot:
+    """SO-ISMCTS with UCB1 over information sets; see the module docstring."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        game: str,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        horizon: str | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        max_rollout: int = 10_000,
+    ) -> None:
+        if iterations is None and seconds is None:
+            iterations = 1000
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise InvalidOptions(f"ismcts iterations must be a positive integer, not {iterations!r}")
+        if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
+            raise InvalidOptions(f"ismcts seconds must be a positive number, not {seconds!r}")
+        if not (isinstance(exploration, (int, float)) and exploration >= 0):
+            raise InvalidOptions(f"ismcts exploration must be a number ≥ 0, not {exploration!r}")
+        hints = HINTS.get(game, GameHints())
+        horizon = horizon or hints.horizon
+        if horizon not in ("round", "game"):
+            raise InvalidOptions(f"ismcts horizon must be 'round' or 'game', not {horizon!r}")
+        self.game: Game = get_game(game)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = float(exploration)
+        self.horizon = horizon
+        self.hints = hints
+        self.clock = clock
+        self.max_rollout = max_rollout
+        self.last_iterations = 0  # iterations run by the last `choose` (for benchmarks)
+        self._keys: dict[tuple[int, int, Action], Any] = {}
+
+    @classmethod
+    def from_params(cls, game: str, **params: Any) -> ISMCTSBot:
+        """Build from `make_bot` keyword parameters (text values from the command line accepted)."""
+        allowed = {"iterations": int, "seconds": float, "exploration": float, "horizon": str}
+        kwargs: dict[str, Any] = {}
+        for key, value in params.items():
+            if key not in allowed:
+                raise InvalidOptions(f"ismcts has no parameter {key!r}; parameters: {', '.join(allowed)}")
+            if value is None:
+                continue
+            try:
+                kwargs[key] = allowed[key](value)
+            except (TypeError, ValueError):
+                raise InvalidOptions(f"ismcts {key} cannot be {value!r}") from None
+        return cls(game, **kwargs)
+
+    def __repr__(self) -> str:
+        budget = f"iterations={self.iterations}" if self.seconds is None else f"seconds={self.seconds}"
+        return f"ISMCTSBot({self.game.name!r}, {budget}, exploration={self.exploration})"
+
+    # -- the search ----------------------------------------------------------------------------
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        root_seat = view["seat"]
+        root = Node()
+        rounds = len(view["round_scores"])
+        determinize = self.game.determinize
+        done = 0
+        if self.seconds is None:
+            assert self.iterations is not None
+            for _ in range(self.iterations):
+                self._iterate(determinize(view, rng), root, root_seat, rounds, rng)
+            done = self.iterations
+        else:
+            deadline = self.clock() + self.seconds
+            limit = self.iterations
+            while limit is None or done < limit:
+                self._iterate(determinize(view, rng), root, root_seat, rounds, rng)
+                done += 1
+                if self.clock() >= deadline:
+                    break
+        self.last_iterations = done
+        best, best_visits = legal[0], -1
+        for action in legal:  # most visited; ties go to the first legal action
+            child = root.children.get(self._key(root_seat, root_seat, action))
+            if child is not None and child.visits > best_visits:
+                best, best_visits = action, child.visits
+        return best
+
+    def _key(self, actor: int, viewer: int, action: Action) -> Any:
+        """The action's text as `viewer` reads it (cached: actions are immutable values)."""
+        cache_key = (actor, viewer, action)
+        key = self._keys.get(cache_key)
+        if key is None:
+            key = self.game.redact(actor, action, viewer)
+            if len(self._keys) > 200_000:
+                self._keys.clear()
+            self._keys[cache_key] = key
+        return key
+
+    def _iterate(self, state: State, root: Node, me: int, rounds: int, rng: random.Random) -> None:
+        node = root
+        path: list[tuple[Node, int]] = []
+        c = self.exploration
+        keyed = self._key
+        stop_at_round = self.horizon == "round"
+        # Selection and expansion: stay in the tree until one new node is added.
+        while True:
+            to_move = state.to_move
+            if not to_move:
+                break
+            seat = to_move[0]
+            if seat == CHANCE:
+                outcomes = state.chance_outcomes()
+                if outcomes is None:  # a deal: too many outcomes to key, leave the tree here
+                    break
+                action = _sample(outcomes, rng)
+                state.apply(CHANCE, action)
+                key = keyed(CHANCE, me, action)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = Node()
+                node = child
+                continue
+            if me in to_move:
+                seat = me  # simultaneous decisions: the searching seat decides first
+            legal = state.legal_actions(seat)
+            children = node.children
+            by_key: dict[Any, list[Action]] = {}
+            for action in legal:
+                key = keyed(seat, me, action)
+                group = by_key.get(key)
+                if group is None:
+                    by_key[key] = [action]
+                else:
+                    group.append(action)
+            fresh = [key for key in by_key if key not in children]
+            if fresh:
+                key = fresh[int(rng.random() * len(fresh))]
+                child = children[key] = Node()
+                for other in by_key:
+                    children[other].avail += 1
+            else:
+                best_score = -1.0
+                key = None
+                for k in by_key:
+                    ch = children[k]
+                    ch.avail += 1
+                    score = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if score > best_score:
+                        best_score, key = score, k
+                child = children[key]
+            group = by_key[key]
+            action = group[0] if len(group) == 1 else group[int(rng.random() * len(group))]
+            state.apply(seat, action)
+            path.append((child, seat))
+            node = child
+            if fresh:
+                break
+        values = self._rollout(state, rounds, stop_at_round, rng)
+        for child, seat in path:
+            child.visits += 1
+            child.reward += values[seat]
+
+    def _rollout(self, state: State, rounds: int, stop_at_round: bool, rng: random.Random) -> list[float]:
+        """Random play to the horizon; values per seat in [0, 1]."""
+        for _ in range(self.max_rollout):
+            to_move = state.to_move
+            if not to_move:
+                break
+            seat = to_move[0]
+            if seat == CHANCE:
+                if stop_at_round and len(state.round_scores()) > rounds:
+                    break
+                state.apply(CHANCE, state.sample_chance(rng))
+            else:
+                legal = state.legal_actions(seat)
+                state.apply(seat, legal[int(rng.random() * len(legal))])
+        if state.is_over():
+            return state.returns()
+        return _margin_values(state.scores(), self.hints)
+
+
+def _sample(outcomes: Sequence[tuple[Action, float]], rng: random.Random) -> Action:
+    """One outcome by its probability (one rng draw, no allocation)."""
+    x = rng.random()
+    for action, p in outcomes:
+        x -= p
+        if x < 0:
+            return action
+    return outcomes[-1][0]
+
+
+def _margin_values(scores: Sequence[float], hints: GameHints) -> list[float]:
+    """Each seat's margin over the best other seat, squashed into [0, 1] (0.5 = level)."""
+    sign = -1.0 if hints.lower_is_better else 1.0
+    values = []
+    for seat, mine in enumerate(scores):
+        best_other = max((sign * s for i, s in enumerate(scores) if i != seat), default=0.0)
+        values.append(0.5 + 0.5 * math.tanh((sign * mine - best_other) / hints.scale))
+    return values

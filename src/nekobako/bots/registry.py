@@ -1,0 +1,81 @@
+"""Bot levels by name. Levels load lazily so that importing `nekobako.bots` stays cheap and a
+game still being written does not break the others."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from ..engine import InvalidOptions, game_names
+from .base import Bot
+
+LEVELS: tuple[str, ...] = ("random", "greedy", "ismcts", "optimal")
+"""Every level name, weakest first."""
+
+GREEDY_MODULES: dict[str, str] = {
+    "shutbox": "nekobako.bots.greedy.shutbox",
+    "catbox": "nekobako.bots.greedy.catbox",
+    "catopomp": "nekobako.bots.greedy.catopomp",
+}
+"""Game → module defining `GreedyBot` (a heuristic written for that game)."""
+
+OPTIMAL_GAMES = ("shutbox",)
+
+
+def _greedy_available(game: str) -> bool:
+    module = GREEDY_MODULES.get(game)
+    return module is not None and _importable(module)
+
+
+def _importable(module: str) -> bool:
+    """False while a level's module (or the game it needs) is still being written."""
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
+
+
+def bot_names(game: str | None = None) -> list[str]:
+    """Levels available for `game` (all levels when None), weakest first: for the lobby and the CLI."""
+    if game is None:
+        return list(LEVELS)
+    if game not in game_names():
+        raise InvalidOptions(f"unknown game {game!r}; games: {', '.join(game_names())}")
+    names = ["random"]
+    if _greedy_available(game):
+        names.append("greedy")
+    names.append("ismcts")
+    if game in OPTIMAL_GAMES and _importable("nekobako.bots.optimal"):
+        names.append("optimal")
+    return names
+
+
+def make_bot(name: str, game: str | None = None, **params: Any) -> Bot:
+    """A bot of level `name` for `game`. Parameters: `ismcts` takes `iterations` or `seconds`,
+    `exploration`, `rollout` ("random" or "greedy"); the others take none. Unknown names and
+    parameters raise `InvalidOptions` with a message a player understands."""
+    key = name.strip().lower()
+    if key not in LEVELS:
+        raise InvalidOptions(f"unknown bot {name!r}; bots: {', '.join(LEVELS)}")
+    if key != "random" and game is None:
+        raise InvalidOptions(f"bot {key!r} needs the game it will play")
+    if game is not None and key not in bot_names(game):
+        raise InvalidOptions(f"bot {key!r} is not available for {game}; choose one of: {', '.join(bot_names(game))}")
+    if key != "ismcts" and params:
+        raise InvalidOptions(f"bot {key!r} takes no parameters (got {', '.join(sorted(params))})")
+    if key == "random":
+        from .random_bot import RandomBot
+
+        return RandomBot()
+    assert game is not None
+    if key == "greedy":
+        module = importlib.import_module(GREEDY_MODULES[game])
+        return module.GreedyBot()
+    if key == "optimal":
+        from .optimal import OptimalBot
+
+        return OptimalBot()
+    from .ismcts import ISMCTSBot
+
+    return ISMCTSBot.from_params(game, **params)
