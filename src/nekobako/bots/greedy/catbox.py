@@ -1,0 +1,125 @@
+"""Greedy Cat in the Box: predict what the hand is worth, then win exactly that many tricks.
+
+* Discard / predict: a hand is worth about one trick per top card (`_hand_tricks`); discard the
+  card that brings that estimate closest to an allowed prediction, then predict the nearest value.
+  At 2 players (bonus for 4 tricks or fewer) the target is 4.
+* Play: while tricks are still needed, win the trick as cheaply as is safe (the last player takes
+  it with the lowest winner, earlier players lead or follow with their strongest); once the target
+  is met, shed the highest card that cannot win. Among colours for the same card, prefer cells next
+  to one's own tokens (the bonus) and the led colour (keeping one's X tokens avoids a paradox).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...engine import Action
+
+RED = "red"
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        texts = [str(a).split() for a in legal]
+        verb = texts[0][0]
+        if verb == "discard":
+            return legal[self._discard(view, [int(t[1]) for t in texts])]
+        if verb == "predict":
+            return legal[self._predict(view, [int(t[1]) for t in texts])]
+        scores = [self._play_score(view, int(t[1]), t[2]) for t in texts]
+        return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
+
+    def __repr__(self) -> str:
+        return "GreedyBot('catbox')"
+
+    # -- preparation ---------------------------------------------------------------------------
+    def _discard(self, view: Mapping[str, Any], options: list[int]) -> int:
+        hand = list(view["hand"])
+        values = _targets(view)
+        top = _top_number(view)
+        best, best_key = 0, None
+        for i, card in enumerate(options):
+            rest = list(hand)
+            rest.remove(card)
+            estimate = _hand_tricks(rest, top, view["players"])
+            miss = min(abs(estimate - v) for v in values)
+            key = (miss, -card if estimate > max(values) else card)
+            if best_key is None or key < best_key:
+                best, best_key = i, key
+        return best
+
+    def _predict(self, view: Mapping[str, Any], options: list[int]) -> int:
+        estimate = _hand_tricks(view["hand"], _top_number(view), view["players"])
+        return min(range(len(options)), key=lambda i: (abs(options[i] - estimate), options[i]))
+
+    # -- tricks --------------------------------------------------------------------------------
+    def _play_score(self, view: Mapping[str, Any], number: int, colour: str) -> float:
+        me = view["seat"]
+        players = view["players"]
+        trick = view["trick"]
+        top = _top_number(view)
+        prediction = view["predictions"][me] if players > 2 else 4
+        need = (prediction if prediction is not None else 2) - view["tricks"][me]
+        last = len(trick) == players - 1
+        if not trick:
+            strength = number / top + (0.3 if colour == RED else 0.0)
+            score = 10 * strength if need > 0 else 10 - 10 * strength
+        else:
+            led = trick[0]["colour"]
+            reds = [c["number"] for c in trick if c["colour"] == RED]
+            if reds:
+                wins = colour == RED and number > max(reds)
+            else:
+                best_led = max(c["number"] for c in trick if c["colour"] == led)
+                wins = colour == RED or (colour == led and number > best_led)
+            if need > 0:
+                # Last player: cheapest winner. Otherwise a winner must also survive later players.
+                score = (20 - number if last else 10 + number) if wins else number / top
+            else:
+                score = -number if wins else 10 + number
+            if colour != led and view["x_tokens"][me].get(led, False):
+                score -= 0.6  # declaring off the led colour uncovers our X for it
+        return score + 0.4 * _neighbours(view, number, colour) - (0.2 if colour == RED and need <= 0 else 0.0)
+
+
+TOP_CARD = {2: 5, 3: 6, 4: 8, 5: 9}
+"""Highest card in use per player count (rules §1)."""
+
+
+def _top_number(view: Mapping[str, Any]) -> int:
+    return TOP_CARD.get(view["players"], 9)
+
+
+def _targets(view: Mapping[str, Any]) -> list[int]:
+    values = view.get("prediction_values") or []
+    return list(values) if values else [4]
+
+
+def _hand_tricks(hand: Sequence[int], top: int, players: int) -> float:
+    """Rough tricks a hand takes: the top card ~1, the next ~0.6, the one below ~0.25."""
+    weights = {top: 1.0, top - 1: 0.6, top - 2: 0.25}
+    return 0.8 * sum(weights.get(n, 0.0) for n in hand) * (4 / players if players > 2 else 1.6)
+
+
+def _neighbours(view: Mapping[str, Any], number: int, colour: str) -> int:
+    """Own tokens orthogonally next to the cell (colour, number) on the physical board."""
+    layout = view["layout"]
+    rows = layout["rows"]
+    numbers = layout["numbers"]
+    board = view["board"]
+    me = view["seat"]
+    r = rows.index(colour)
+    c = numbers[r].index(number)
+    count = 0
+    for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        if 0 <= rr < len(board) and 0 <= cc < len(board[rr]) and board[rr][cc] == me:
+            count += 1
+    return count
