@@ -1,7 +1,344 @@
-"""Sub-command under construction."""
+"""`nekobako play GAME --players N`: one person against bots, in a terminal or over pipes.
+
+Input is read a line at a time from stdin (no raw terminal), so the command works the same in
+tmux, in a plain terminal and driven by a script; end of input saves the record and exits. The
+board is drawn from the person's view only (`State.view(seat)`), like any other player's.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
 
 import typer
+from rich.columns import Columns
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from ..engine import CHANCE, IllegalAction, MalformedAction, NekobakoError, State, get_game
+from ..sim.runner import BotSpec, derive_seed
+from .boards import render, seat_text
+from .simulate import parse_option_args
+
+TEXT = {
+    "en": {
+        "you": "You",
+        "bot": "Bot {seat} ({label})",
+        "chance": "chance",
+        "header": "{title} · {players} players · seed {seed} · you are seat {seat}",
+        "prompt": "Your move (number or notation, ? for help): ",
+        "legal": "Your legal actions:",
+        "help": "Type the number of an action or its notation (e.g. {example}). "
+        "'board' redraws the board, 'log' shows the history, 'quit' saves the record and stops.",
+        "bad_number": "There is no action numbered {n}; choose 1–{count}.",
+        "malformed": "Not understood: {reason}",
+        "illegal": "Not allowed: {reason}",
+        "results": "Game over",
+        "winner": "winner",
+        "total": "total",
+        "saved": "Record saved to {path} — show it with: nekobako replay {path}",
+        "eof": "End of input: stopping.",
+        "quit": "Stopping at your request.",
+        "thinking": "{name} is thinking…",
+        "history": "History",
+        "seat": "seat",
+        "player": "player",
+    },
+    "ja": {
+        "you": "あなた",
+        "bot": "ボット{seat} ({label})",
+        "chance": "偶然",
+        "header": "{title} · {players}人 · シード {seed} · あなたは席{seat}",
+        "prompt": "あなたの手 (番号か記法、? でヘルプ): ",
+        "legal": "選べる手:",
+        "help": "手の番号か記法 (例: {example}) を入力してください。"
+        "'board' で盤面を再表示、'log' で履歴、'quit' で記録を保存して終了します。",
+        "bad_number": "{n} 番の手はありません。1–{count} から選んでください。",
+        "malformed": "理解できません: {reason}",
+        "illegal": "その手は打てません: {reason}",
+        "results": "ゲーム終了",
+        "winner": "勝者",
+        "total": "合計",
+        "saved": "記録を {path} に保存しました — 再生: nekobako replay {path}",
+        "eof": "入力が終わりました。終了します。",
+        "quit": "終了します。",
+        "thinking": "{name} が考え中…",
+        "history": "履歴",
+        "seat": "席",
+        "player": "プレイヤー",
+    },
+}
 
 
 def register(app: typer.Typer) -> None:
-    """Adds nothing yet."""
+    app.command("play")(play_command)
+
+
+class Quit(Exception):
+    """The person asked to stop (or input ended); the record is still saved."""
+
+
+class TerminalGame:
+    """One game: the person's seat answers from stdin, every other seat is a bot."""
+
+    def __init__(
+        self,
+        state: State,
+        seat: int,
+        bots: dict[int, tuple[BotSpec, Any]],
+        seed: int,
+        lang: str,
+        auto: bool,
+        console: Console,
+    ):
+        self.state = state
+        self.game = state.game
+        self.seat = seat
+        self.bots = bots
+        self.seed = seed
+        self.lang = lang
+        self.auto = auto
+        self.console = console
+        self.t = TEXT["ja" if lang == "ja" else "en"]
+        self.chance_rng = random.Random(derive_seed(seed, CHANCE))
+        self.rngs = {s: random.Random(derive_seed(seed, s)) for s in bots}
+        self.names = [
+            self.t["you"] if s == seat else self.t["bot"].format(seat=s, label=bots[s][0].label)
+            for s in range(state.players)
+        ]
+        self.events_shown = 0
+
+    # -- output ----------------------------------------------------------------------------------
+    def say(self, text: str, style: str = "") -> None:
+        self.console.print(Text(text, style=style))
+
+    def show_events(self) -> None:
+        events = self.state.events
+        for event in events[self.events_shown :]:
+            try:
+                line = self.game.describe(event, self.lang, self.names)
+            except (KeyError, IndexError, ValueError):
+                line = event.kind
+            self.console.print(Text("  · " + line, style="italic"))
+        self.events_shown = len(events)
+
+    def show_action(self, actor: int, action: Any) -> None:
+        text = self.game.redact(actor, action, self.seat)
+        who = Text(self.t["chance"], style="dim") if actor == CHANCE else seat_text(actor, self.names)
+        self.console.print(Text.assemble("  ", who, ": ", (text, "bold")))
+
+    def show_board(self) -> None:
+        self.console.rule()
+        self.console.print(render(self.state.view(self.seat), self.lang, self.names))
+
+    def show_legal(self, legal: list[Any]) -> None:
+        self.console.print(Text(self.t["legal"], style="bold"))
+        items = [Text.assemble((f"{i:>3}", "bold cyan"), " ", str(a)) for i, a in enumerate(legal, 1)]
+        self.console.print(Columns(items, padding=(0, 3)))
+
+    def show_history(self) -> None:
+        table = Table(title=self.t["history"])
+        table.add_column("#", justify="right")
+        table.add_column(self.t["seat"])
+        table.add_column("action")
+        for i, (actor, text) in enumerate(self.state.view(self.seat)["history"], 1):
+            table.add_row(str(i), self.t["chance"] if actor == CHANCE else self.names[actor], text)
+        self.console.print(table)
+
+    # -- moves -----------------------------------------------------------------------------------
+    def read_line(self) -> str:
+        self.console.print(self.t["prompt"], end="", markup=False, highlight=False)
+        self.console.file.flush()
+        line = sys.stdin.readline()
+        if not line:
+            self.console.print()
+            self.say(self.t["eof"], "yellow")
+            raise Quit
+        return line.strip()
+
+    def human_turn(self) -> None:
+        state = self.state
+        legal = list(state.legal_actions(self.seat))
+        if self.auto and len(legal) == 1:
+            state.apply(self.seat, legal[0])
+            self.show_action(self.seat, legal[0])
+            return
+        self.show_board()
+        self.show_legal(legal)
+        while True:
+            text = self.read_line()
+            if not text:
+                continue
+            lowered = text.lower()
+            if lowered in ("?", "help", "h"):
+                self.say(self.t["help"].format(example=str(legal[0]) if legal else "…"))
+                continue
+            if lowered in ("quit", "exit", "q"):
+                self.say(self.t["quit"], "yellow")
+                raise Quit
+            if lowered in ("board", "b"):
+                self.show_board()
+                self.show_legal(legal)
+                continue
+            if lowered in ("log", "history"):
+                self.show_history()
+                continue
+            if text.isdigit():
+                n = int(text)
+                if not 1 <= n <= len(legal):
+                    self.say(self.t["bad_number"].format(n=n, count=len(legal)), "red")
+                    continue
+                action = legal[n - 1]
+            else:
+                try:
+                    action = self.game.parse_action(text)
+                except MalformedAction as exc:
+                    self.say(self.t["malformed"].format(reason=exc), "red")
+                    continue
+            try:
+                state.apply(self.seat, action)
+            except IllegalAction as exc:
+                self.say(self.t["illegal"].format(reason=exc), "red")
+                continue
+            self.show_action(self.seat, action)
+            return
+
+    def bot_turn(self, seat: int) -> None:
+        bot = self.bots[seat][1]
+        view = self.state.view(seat)
+        legal = self.state.legal_actions(seat)
+        with Console(stderr=True).status(self.t["thinking"].format(name=self.names[seat])):
+            action = bot.choose(view, legal, self.rngs[seat])
+        self.state.apply(seat, action)
+        self.show_action(seat, action)
+
+    def run(self) -> None:
+        state = self.state
+        while not state.is_over():
+            to_move = state.to_move
+            if not to_move:
+                break
+            if to_move == (CHANCE,):
+                outcome = state.sample_chance(self.chance_rng)
+                state.apply(CHANCE, outcome)
+                self.show_action(CHANCE, outcome)
+            elif self.seat in to_move:
+                self.human_turn()  # in a simultaneous step the person decides first, unseen by bots
+            else:
+                self.bot_turn(to_move[0])
+            self.show_events()
+
+    def show_results(self) -> None:
+        state = self.state
+        self.console.rule(self.t["results"])
+        self.console.print(render(state.view(self.seat), self.lang, self.names))
+        winners = set(state.winners())
+        rounds = state.round_scores()
+        table = Table(title=self.t["results"])
+        table.add_column(self.t["seat"], justify="right")
+        table.add_column(self.t["player"])
+        for i in range(len(rounds)):
+            table.add_column(f"R{i + 1}", justify="right")
+        table.add_column(self.t["total"], justify="right", style="bold")
+        table.add_column(self.t["winner"])
+        for s, total in enumerate(state.scores()):
+            table.add_row(
+                str(s),
+                seat_text(s, self.names),
+                *[_num(r[s]) for r in rounds],
+                _num(total),
+                "★" if s in winners else "",
+            )
+        self.console.print(table)
+
+    def record(self) -> dict[str, Any]:
+        record = self.state.record(seed=self.seed).to_json()
+        record["seats"] = ["human" if s == self.seat else self.bots[s][0].label for s in range(self.state.players)]
+        return record
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def play_command(
+    game: str = typer.Argument(..., help="shutbox, catbox or catopomp."),
+    players: int = typer.Option(2, "--players", "-p", help="Number of seats, yours included."),
+    options: list[str] = typer.Option([], "--options", "-o", help="Table option k=v (repeatable)."),
+    bots: str | None = typer.Option(
+        None, "--bots", "-b", help="Bots for the other seats in seat order, comma-separated (one name fills all)."
+    ),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for dice, deals and bots (random if absent)."),
+    seat: int = typer.Option(0, "--seat", help="Your seat (0-based)."),
+    lang: str = typer.Option("en", "--lang", help="en or ja."),
+    record_path: Path | None = typer.Option(None, "--record", help="Where to save the record (default ./records/)."),
+    auto: bool = typer.Option(False, "--auto", help="Play your forced moves (a single legal action) for you."),
+) -> None:
+    """Play against bots in the terminal; the record is saved at the end (or when input ends)."""
+    err = Console(stderr=True)
+    console = Console(highlight=False)
+    if lang not in ("en", "ja"):
+        err.print(f"[red]error:[/] --lang must be en or ja, not {escape(lang)}")
+        raise typer.Exit(2)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    try:
+        game_obj = get_game(game)
+        state = game_obj.new_game(players, parse_option_args(options))
+        if not 0 <= seat < players:
+            raise NekobakoError(f"--seat must be between 0 and {players - 1}")
+        bot_seats = [s for s in range(players) if s != seat]
+        specs = _bot_specs(game, bots, len(bot_seats))
+        table_bots = {s: (spec, spec.make(game)) for s, spec in zip(bot_seats, specs, strict=True)}
+    except NekobakoError as exc:
+        err.print(f"[red]error:[/] {escape(str(exc))}")
+        raise typer.Exit(2) from None
+    session = TerminalGame(state, seat, table_bots, seed, lang, auto, console)
+    t = session.t
+    console.print(
+        Text(
+            t["header"].format(
+                title=game_obj.title.get(lang, game_obj.title["en"]), players=players, seed=seed, seat=seat
+            ),
+            style="bold",
+        )
+    )
+    finished = False
+    try:
+        session.run()
+        finished = True
+    except Quit:
+        pass
+    except KeyboardInterrupt:
+        console.print()
+        session.say(t["quit"], "yellow")
+    if finished:
+        session.show_results()
+    path = record_path or Path("records") / f"{game}-{time.strftime('%Y%m%d-%H%M%S')}-s{seed}.json"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(session.record(), ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError as exc:
+        err.print(f"[red]cannot save the record:[/] {escape(str(exc))}")
+        raise typer.Exit(1) from None
+    session.say(t["saved"].format(path=path), "green")
+
+
+def _bot_specs(game: str, text: str | None, count: int) -> list[BotSpec]:
+    if text is None:
+        from ..bots import bot_names
+
+        default = "greedy" if "greedy" in bot_names(game) else "random"
+        return [BotSpec(default)] * count
+    specs = [BotSpec.parse(item) for item in text.split(",") if item.strip()]
+    if len(specs) == 1:
+        specs = specs * count
+    if len(specs) != count:
+        raise NekobakoError(f"give {count} bots (one per other seat) or one bot for all; got {len(specs)}")
+    return specs

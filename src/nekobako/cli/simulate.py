@@ -1,7 +1,131 @@
-"""Sub-command under construction."""
+"""`nekobako simulate GAME --players N --bots a,b,… --games K`: bots against bots, in parallel.
+
+The work lives in `nekobako.sim` (runner and statistics); this module parses, shows progress on
+stderr and prints the table (or one JSON object with `--json`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..engine import NekobakoError, get_game, parse_option_text
+from ..sim.runner import GameTask, check_bots, parse_bots, run_games
+from ..sim.stats import summarize
 
 
 def register(app: typer.Typer) -> None:
-    """Adds nothing yet."""
+    app.command("simulate")(simulate_command)
+
+
+def parse_option_args(items: list[str]) -> dict[str, str]:
+    """`--options` may be repeated, and one value may hold several space-separated `k=v`."""
+    return parse_option_text([word for item in items for word in item.split()])
+
+
+def simulate_command(
+    game: str = typer.Argument(..., help="shutbox, catbox or catopomp."),
+    players: int = typer.Option(..., "--players", "-p", help="Number of seats."),
+    bots: str = typer.Option("random", "--bots", "-b", help="One bot per seat, comma-separated (one name fills all)."),
+    games: int = typer.Option(100, "--games", "-n", help="Number of games."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Base seed; game i uses a seed derived from (seed, i)."),
+    workers: int = typer.Option(os.cpu_count() or 1, "--workers", "-w", help="Worker processes."),
+    options: list[str] = typer.Option([], "--options", "-o", help="Table option k=v (repeatable)."),
+    records: Path | None = typer.Option(None, "--records", help="Write each game's record (JSON) here."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
+) -> None:
+    """Play K games between bots (seats rotate every game) and report wins with 95% intervals."""
+    err = Console(stderr=True)
+    try:
+        if games < 1:
+            raise NekobakoError("--games must be at least 1")
+        if workers < 1:
+            raise NekobakoError("--workers must be at least 1")
+        table_options = get_game(game).options(parse_option_args(options), players).to_json()
+        specs = parse_bots(bots, players)
+        check_bots(game, specs)
+    except NekobakoError as exc:
+        err.print(f"[red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(2) from None
+    tasks = [GameTask(game, players, specs, table_options, seed, i) for i in range(games)]
+    try:
+        with Progress(
+            TextColumn("[bold]simulating[/]"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=as_json,
+        ) as progress:
+            bar = progress.add_task("games", total=games)
+            results = run_games(tasks, workers, on_done=lambda n: progress.advance(bar, n))
+    except NekobakoError as exc:
+        err.print(f"[red]error:[/] {exc}", highlight=False)
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        raise typer.Exit(130) from None
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+        for result in results:
+            path = records / f"{game}-s{seed}-{result.index:05d}.json"
+            path.write_text(json.dumps(result.record, ensure_ascii=False) + "\n", encoding="utf-8")
+    summary = summarize(results, specs)
+    report = {
+        "game": game,
+        "players": players,
+        "options": table_options,
+        "seed": seed,
+        "games": games,
+        "seating": "bot entry j sits in seat (j + game index) mod players",
+        **summary,
+    }
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False))
+        return
+    print_report(report, records)
+
+
+def print_report(report: dict, records: Path | None) -> None:
+    console = Console()
+    title = get_game(report["game"]).title["en"]
+    has_shut = any("shut_rate" in row for row in report["bots"])
+    table = Table(
+        title=f"{title} · {report['players']} players · {report['games']} games · seed {report['seed']}",
+        caption=f"seats rotate: {report['seating']}; ties share the win; fair share {report['fair_share']:.1%}",
+    )
+    for name in ("entry", "bot", "wins", "win rate", "95% interval", "mean score"):
+        table.add_column(name, justify="left" if name == "bot" else "right")
+    if has_shut:
+        table.add_column("shut rate", justify="right")
+    for row in report["bots"]:
+        low, high = row["ci95"]
+        cells = [
+            str(row["entry"]),
+            row["bot"],
+            f"{row['wins']:g}",
+            f"{row['win_rate']:.1%}",
+            f"{low:.1%} – {high:.1%}",
+            f"{row['mean_score']:.2f}",
+        ]
+        if has_shut:
+            cells.append(f"{row['shut_rate']:.1%}")
+        table.add_row(*cells)
+    console.print(table)
+    seats = Table(title="by seat (whatever bot sat there)")
+    for name in ("seat", "wins", "win rate", "95% interval"):
+        seats.add_column(name, justify="right")
+    for row in report["seats"]:
+        low, high = row["ci95"]
+        seats.add_row(str(row["seat"]), f"{row['wins']:g}", f"{row['win_rate']:.1%}", f"{low:.1%} – {high:.1%}")
+    console.print(seats)
+    console.print(f"mean actions per game: {report['mean_actions']:.1f}")
+    if records is not None:
+        console.print(f"records written to {records}/")

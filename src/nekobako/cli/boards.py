@@ -1,0 +1,371 @@
+"""Boards drawn with Rich from a seat's view (the dict `State.view(seat)` returns), one function
+per game. They read the view only, so they show exactly what that seat may know; a view that lacks
+a key the drawing expects falls back to a plain listing rather than failing the game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+COLOURS = {"red": "red", "blue": "blue", "yellow": "yellow", "green": "green"}
+COLOUR_NAMES = {
+    "en": {"red": "red", "blue": "blue", "yellow": "yellow", "green": "green"},
+    "ja": {"red": "赤", "blue": "青", "yellow": "黄", "green": "緑"},
+}
+SEAT_STYLES = ("bold cyan", "bold magenta", "bold green", "bold yellow", "bold red", "bold blue")
+
+WORDS = {
+    "en": {
+        "seat": "seat",
+        "player": "player",
+        "score": "score",
+        "round": "round",
+        "tiles": "tiles",
+        "dice": "dice",
+        "penalty": "penalty",
+        "state": "state",
+        "eliminated": "eliminated",
+        "shut": "shut the box!",
+        "playing": "to move",
+        "waiting": "",
+        "prediction": "prediction",
+        "tricks": "tricks",
+        "x": "colours (X)",
+        "cards": "cards",
+        "discarded": "discarded",
+        "trick": "current trick",
+        "hand": "your hand",
+        "phase": "phase",
+        "leader": "leader",
+        "red_broken": "red broken",
+        "paradox": "paradox",
+        "centre": "centre (revealed)",
+        "hell": "hell",
+        "gems": "gems",
+        "used": "used dice",
+        "spare": "spare die",
+        "boost": "boost used",
+        "out": "out",
+        "passed": "passed",
+        "table": "table",
+        "empty": "empty",
+        "removed": "removed",
+        "yes": "yes",
+        "no": "no",
+        "board": "research board",
+        "side": "side",
+    },
+    "ja": {
+        "seat": "席",
+        "player": "プレイヤー",
+        "score": "得点",
+        "round": "ラウンド",
+        "tiles": "タイル",
+        "dice": "ダイス",
+        "penalty": "ペナルティ",
+        "state": "状態",
+        "eliminated": "脱落",
+        "shut": "シャット！",
+        "playing": "手番",
+        "waiting": "",
+        "prediction": "予想",
+        "tricks": "トリック",
+        "x": "色 (X)",
+        "cards": "枚数",
+        "discarded": "捨て札済",
+        "trick": "現在のトリック",
+        "hand": "あなたの手札",
+        "phase": "フェーズ",
+        "leader": "リード",
+        "red_broken": "赤解禁",
+        "paradox": "パラドックス",
+        "centre": "中央 (公開)",
+        "hell": "地獄",
+        "gems": "ジェム",
+        "used": "使用済ダイス",
+        "spare": "予備ダイス",
+        "boost": "ブースト使用",
+        "out": "上がり",
+        "passed": "パス",
+        "table": "場",
+        "empty": "なし",
+        "removed": "除外",
+        "yes": "はい",
+        "no": "いいえ",
+        "board": "研究ボード",
+        "side": "面",
+    },
+}
+
+
+def words(lang: str) -> Mapping[str, str]:
+    return WORDS["ja" if lang == "ja" else "en"]
+
+
+def die(face: Any) -> str:
+    if isinstance(face, int) and 1 <= face <= 6:
+        return f"{DIE_FACES[face - 1]} {face}"
+    return str(face)
+
+
+def seat_text(seat: Any, names: Sequence[str]) -> Text:
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return Text(names[seat], style=SEAT_STYLES[seat % len(SEAT_STYLES)])
+    return Text("—" if seat is None else str(seat))
+
+
+def _to_move(view: Mapping[str, Any]) -> list[int]:
+    to_move = view.get("to_move")
+    return to_move if isinstance(to_move, list) else []
+
+
+def _per_seat(view: Mapping[str, Any], key: str, players: int, default: Any = None) -> list[Any]:
+    values = view.get(key)
+    if isinstance(values, list) and len(values) == players:
+        return values
+    return [default] * players
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "—" if value is None else str(value)
+
+
+# -- Shut the Box ---------------------------------------------------------------------------------
+def render_shutbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
+    w = words(lang)
+    players = view["players"]
+    tiles = int(view.get("tiles") or view["options"].get("tiles", 9))
+    boards = view["boards"]
+    dice = _per_seat(view, "dice", players, [])
+    eliminated = _per_seat(view, "eliminated", players, False)
+    shut = _per_seat(view, "shut", players, False)
+    penalty = _per_seat(view, "penalty", players)
+    scores = view.get("scores") or [0] * players
+    current = view.get("current")
+    active = set(view.get("active") or [])
+    table = Table(title=f"{w['round']} {view.get('round', '?')}", show_lines=False)
+    table.add_column(w["player"])
+    table.add_column(w["tiles"] + f" 1–{tiles}")
+    table.add_column(w["dice"])
+    table.add_column(w["penalty"], justify="right")
+    table.add_column(w["score"], justify="right")
+    table.add_column(w["state"])
+    for seat in range(players):
+        open_tiles = set(boards[seat])
+        row = Text()
+        for n in range(1, tiles + 1):
+            if n > 1:
+                row.append(" ")
+            if n in open_tiles:
+                row.append(f"{n:>2}", style="bold reverse")
+            else:
+                row.append(" ·", style="dim")
+        state = ""
+        if shut[seat]:
+            state = w["shut"]
+        elif eliminated[seat]:
+            state = w["eliminated"]
+        elif seat == current or (current is None and seat in active and seat in _to_move(view)):
+            state = "▶ " + w["playing"]
+        name = seat_text(seat, names)
+        if seat == current:
+            name.append(" ◀")
+        table.add_row(
+            name,
+            row,
+            "  ".join(die(f) for f in dice[seat]) if dice[seat] else "",
+            _fmt(penalty[seat]),
+            _fmt(scores[seat]),
+            state,
+        )
+    return table
+
+
+# -- Cat in the Box --------------------------------------------------------------------------------
+def _cell(number: Any, content: Any) -> Text:
+    if content is None:
+        return Text(f"{number:>2}", style="dim")
+    if content == "observed":
+        return Text(f"{number:>2}◆", style="bold white")
+    if content == "blocker":
+        return Text(f"{number:>2}■", style="bold white")
+    if isinstance(content, int):
+        return Text(f"{number:>2}●{content}", style=SEAT_STYLES[content % len(SEAT_STYLES)])
+    return Text(f"{number:>2}?{content}")
+
+
+def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
+    w = words(lang)
+    colour_names = COLOUR_NAMES["ja" if lang == "ja" else "en"]
+    players = view["players"]
+    layout = view["layout"]
+    rows = layout["rows"]
+    board = view["board"]
+    grid = Table(
+        title=f"{w['board']} ({w['side']}: {layout.get('side', '?')})  ● token  ◆ observed  ■ blocker",
+        show_header=False,
+        box=None,
+        padding=(0, 1),
+    )
+    grid.add_column("colour")
+    for _ in layout["numbers"][0]:
+        grid.add_column(justify="right")
+    for r, colour in enumerate(rows):
+        grid.add_row(
+            Text(colour_names.get(colour, colour), style=COLOURS.get(colour, "")),
+            *[_cell(num, board[r][c]) for c, num in enumerate(layout["numbers"][r])],
+        )
+
+    predictions = _per_seat(view, "predictions", players)
+    tricks = _per_seat(view, "tricks", players, 0)
+    x_tokens = _per_seat(view, "x_tokens", players, {})
+    counts = _per_seat(view, "hand_counts", players)
+    discarded = _per_seat(view, "discarded", players, False)
+    scores = view.get("scores") or [0] * players
+    to_move = set(_to_move(view))
+    people = Table()
+    for name in ("player", "prediction", "tricks", "x", "cards", "discarded", "score"):
+        people.add_column(w[name], justify="left" if name in ("player", "x") else "right")
+    for seat in range(players):
+        name = seat_text(seat, names)
+        if seat in to_move:
+            name.append(" ◀")
+        xs = Text()
+        for colour in rows:
+            covered = (x_tokens[seat] or {}).get(colour, True)
+            label = colour_names.get(colour, colour)[:1].upper() if lang != "ja" else colour_names.get(colour, colour)
+            xs.append(label + " ", style=COLOURS.get(colour, "") if covered else "dim strike")
+        people.add_row(
+            name,
+            _fmt(predictions[seat]),
+            _fmt(tricks[seat]),
+            xs,
+            _fmt(counts[seat]),
+            w["yes"] if discarded[seat] else "",
+            _fmt(scores[seat]),
+        )
+
+    lines: list[RenderableType] = [grid, people]
+    trick = Text(w["trick"] + ": ")
+    for play in view.get("trick") or []:
+        colour = play.get("colour")
+        trick.append_text(seat_text(play.get("seat"), names))
+        trick.append(f" {play.get('number')} {colour_names.get(colour, colour)}   ", style=COLOURS.get(colour, ""))
+    lines.append(trick)
+    status = (
+        f"{w['round']} {view.get('round', '?')}/{view.get('rounds', '?')} · {w['phase']}: {view.get('phase', '?')}"
+        f" · {w['red_broken']}: {w['yes'] if view.get('red_broken') else w['no']}"
+    )
+    if view.get("paradox") is not None:
+        status += f" · {w['paradox']}: {names[view['paradox']] if isinstance(view['paradox'], int) else ''}"
+    lines.append(Text(status))
+    centre = view.get("centre")
+    if isinstance(centre, Mapping) and centre.get("revealed"):
+        lines.append(Text(f"{w['centre']}: " + " ".join(str(n) for n in centre["revealed"])))
+    if "hand" in view:
+        hand = Text(w["hand"] + ": ", style="bold")
+        hand.append("  ".join(str(n) for n in view["hand"]), style="bold reverse")
+        if view.get("discard") is not None:
+            hand.append(f"   ({w['discarded']}: {view['discard']})", style="dim")
+        lines.append(hand)
+    return Group(*lines)
+
+
+# -- Catopomp --------------------------------------------------------------------------------------
+def _cards(cards: Any) -> str:
+    if not cards:
+        return ""
+    return " ".join(str(c) for c in cards)
+
+
+def render_catopomp(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
+    w = words(lang)
+    players = view["players"]
+    counts = _per_seat(view, "hand_counts", players)
+    hell = _per_seat(view, "hell", players, [])
+    gems = _per_seat(view, "gems", players)
+    boost = _per_seat(view, "boost_used", players, False)
+    out = _per_seat(view, "out", players, False)
+    dice = view.get("dice") or {}
+    used = dice.get("used") if isinstance(dice.get("used"), list) else [[]] * players
+    spare = dice.get("spare") if isinstance(dice.get("spare"), list) else [None] * players
+    passed = set(view.get("passed") or [])
+    to_move = set(_to_move(view))
+    people = Table(title=f"{w['round']} {view.get('round', '?')} · {w['phase']}: {view.get('phase', '?')}")
+    for name in ("player", "cards", "hell", "gems", "used", "spare", "boost", "state"):
+        people.add_column(w[name], justify="left" if name in ("player", "hell", "state") else "right")
+    for seat in range(players):
+        name = seat_text(seat, names)
+        if seat in to_move:
+            name.append(" ◀")
+        state = w["out"] if out[seat] else (w["passed"] if seat in passed else "")
+        people.add_row(
+            name,
+            _fmt(counts[seat]),
+            _cards(hell[seat]),
+            "♦" * int(gems[seat] or 0) if isinstance(gems[seat], int) else _fmt(gems[seat]),
+            " ".join(die(f) for f in (used[seat] if seat < len(used) else []) or []),
+            die(spare[seat]) if seat < len(spare) and spare[seat] is not None else "",
+            w["yes"] if boost[seat] else "",
+            state,
+        )
+    lines: list[RenderableType] = [people]
+    table = view.get("table")
+    line = Text(w["table"] + ": ", style="bold")
+    if table:
+        line.append(str(table.get("text") or _cards(table.get("cards"))), style="bold reverse")
+        line.append(f"  ({table.get('kind', '?')}, {table.get('size', '?')}) ")
+        line.append_text(seat_text(table.get("owner"), names))
+    else:
+        line.append(w["empty"], style="dim")
+    lines.append(line)
+    centre = dice.get("centre") or []
+    lines.append(Text(f"{w['dice']}: " + "  ".join(die(f) for f in centre)))
+    if view.get("removed"):
+        lines.append(Text(f"{w['removed']}: {_cards(view['removed'])}", style="dim"))
+    if "hand" in view:
+        hand = Text(w["hand"] + ": ", style="bold")
+        hand.append(_cards(view["hand"]), style="bold reverse")
+        lines.append(hand)
+    return Group(*lines)
+
+
+# -- any game --------------------------------------------------------------------------------------
+ENVELOPE = {"game", "players", "options", "seat", "seq", "legal", "history", "events", "round_scores"}
+
+
+def render_generic(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
+    """Every key of the view that is not part of the common envelope, as a two-column table."""
+    table = Table(show_header=False)
+    table.add_column("key", style="bold")
+    table.add_column("value")
+    for key, value in view.items():
+        if key not in ENVELOPE:
+            table.add_row(key, escape(str(value)))
+    return table
+
+
+RENDERERS: dict[str, Callable[[Mapping[str, Any], str, Sequence[str]], RenderableType]] = {
+    "shutbox": render_shutbox,
+    "catbox": render_catbox,
+    "catopomp": render_catopomp,
+}
+
+
+def render(view: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> RenderableType:
+    """The board as `view`'s seat sees it."""
+    names = list(names) if names else [f"seat {s}" for s in range(view["players"])]
+    renderer = RENDERERS.get(view.get("game", ""), render_generic)
+    try:
+        return renderer(view, lang, names)
+    except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
+        # The view shape is agreed in .dev/views.md; if a game drifts, still show something usable.
+        return Group(Text(f"(plain view: {type(exc).__name__} {exc})", style="dim"), render_generic(view, lang, names))

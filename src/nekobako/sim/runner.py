@@ -1,0 +1,230 @@
+"""Bot-against-bot games, played in worker processes.
+
+Every game is a pure function of (game, options, bots, base seed, game index): the chance rng and
+each seat's bot rng are seeded from a hash of those numbers, never from the worker or the order in
+which games finish. So `--workers 1` and `--workers 8` give identical results (as long as no bot
+uses a time budget, which depends on the machine).
+
+Seat rotation: with bot entries `b0 … b(n-1)`, game `i` seats entry `j` in seat `(j + i) mod n`, so
+over any `n` consecutive games every entry has sat once in every seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import CHANCE, InvalidOptions, NekobakoError, get_game
+
+MAX_ACTIONS = 200_000
+"""A game longer than this is a bug in a game or a bot, not a long game."""
+
+
+class SimulationError(NekobakoError):
+    """A simulation that cannot run (unknown bot, bots not installed, a game that failed)."""
+
+
+def derive_seed(base: int, *path: int) -> int:
+    """A 53-bit seed (safe in JSON and JavaScript) that depends only on `base` and `path`."""
+    digest = hashlib.blake2b(repr((base, *path)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 11
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot level and its parameters, written `level` or `level:key=value:key=value`
+    (e.g. `ismcts:iterations=300`)."""
+
+    level: str
+    params: tuple[tuple[str, int | float | str], ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> BotSpec:
+        level, *pairs = [part.strip() for part in text.strip().split(":")]
+        if not level:
+            raise InvalidOptions(f"empty bot name in {text!r}")
+        params: list[tuple[str, int | float | str]] = []
+        for pair in pairs:
+            if "=" not in pair:
+                raise InvalidOptions(f"bot parameter {pair!r} must be written name=value (e.g. ismcts:iterations=300)")
+            key, value = (s.strip() for s in pair.split("=", 1))
+            params.append((key, _number(value)))
+        return cls(level.lower(), tuple(params))
+
+    @property
+    def label(self) -> str:
+        return ":".join([self.level, *(f"{k}={v}" for k, v in self.params)])
+
+    def make(self, game: str) -> Any:
+        """The bot, from `nekobako.bots` (a clear error when that level is not written yet)."""
+        try:
+            from ..bots import make_bot
+        except ImportError as exc:
+            raise SimulationError(f"bots are not available: {exc}") from None
+        try:
+            return make_bot(self.level, game=game, **dict(self.params))
+        except ImportError as exc:
+            raise SimulationError(f"bot {self.level!r} is not available for {game} yet: {exc}") from None
+        except TypeError as exc:
+            raise SimulationError(f"bot {self.label!r}: {exc}") from None
+
+
+def _number(text: str) -> int | float | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_bots(text: str | Sequence[str], players: int) -> tuple[BotSpec, ...]:
+    """`"ismcts,greedy"` → one spec per seat. A single name fills every seat."""
+    items = text.split(",") if isinstance(text, str) else list(text)
+    specs = tuple(BotSpec.parse(item) for item in items if item.strip())
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise InvalidOptions(f"give one bot per player ({players}), or one bot for every seat; got {len(specs)}")
+    return specs
+
+
+def check_bots(game: str, specs: Iterable[BotSpec]) -> None:
+    """Build each bot once, so a typo fails before any worker starts."""
+    for spec in set(specs):
+        spec.make(game)
+
+
+@dataclass(frozen=True)
+class GameTask:
+    game: str
+    players: int
+    bots: tuple[BotSpec, ...]
+    options: Mapping[str, Any]
+    seed: int
+    index: int
+
+    @property
+    def game_seed(self) -> int:
+        return derive_seed(self.seed, self.index)
+
+    def seating(self) -> list[int]:
+        """`seating[seat]` is the bot entry in that seat for this game (see the module docstring)."""
+        n = self.players
+        return [(seat - self.index) % n for seat in range(n)]
+
+
+@dataclass
+class GameResult:
+    index: int
+    seed: int
+    seating: list[int]
+    scores: list[float]
+    returns: list[float]
+    winners: list[int]
+    actions: int
+    shut: list[bool] | None = None
+    record: dict[str, Any] | None = field(default=None, repr=False)
+
+
+_bot_cache: dict[tuple[str, BotSpec], Any] = {}
+
+
+def _bot(game: str, spec: BotSpec) -> Any:
+    # Bots decide from (view, rng) alone, so one instance per process can serve every game and
+    # keeps expensive tables (the Shut the Box solver) built once.
+    key = (game, spec)
+    if key not in _bot_cache:
+        _bot_cache[key] = spec.make(game)
+    return _bot_cache[key]
+
+
+def play_game(task: GameTask) -> GameResult:
+    """Play one game between bots and return what the statistics need (and its record)."""
+    game = get_game(task.game)
+    state = game.new_game(task.players, dict(task.options))
+    seed = task.game_seed
+    chance_rng = random.Random(derive_seed(seed, CHANCE))
+    seating = task.seating()
+    bots = [_bot(task.game, task.bots[entry]) for entry in seating]
+    rngs = [random.Random(derive_seed(seed, seat)) for seat in range(task.players)]
+    actions = 0
+    while not state.is_over():
+        to_move = state.to_move
+        if not to_move:
+            break
+        seat = to_move[0]
+        if seat == CHANCE:
+            state.apply(CHANCE, state.sample_chance(chance_rng))
+        else:
+            action = bots[seat].choose(state.view(seat), state.legal_actions(seat), rngs[seat])
+            state.apply(seat, action)
+        actions += 1
+        if actions > MAX_ACTIONS:
+            raise SimulationError(f"game {task.index} did not end after {MAX_ACTIONS} actions")
+    final = state.view(None)
+    shut = final.get("shut")
+    record = state.record(seed=seed).to_json()
+    record["seats"] = [task.bots[entry].label for entry in seating]
+    return GameResult(
+        index=task.index,
+        seed=seed,
+        seating=seating,
+        scores=[float(s) for s in state.scores()],
+        returns=list(state.returns()),
+        winners=list(state.winners()),
+        actions=actions,
+        shut=[bool(s) for s in shut] if isinstance(shut, list) else None,
+        record=record,
+    )
+
+
+def _play_chunk(tasks: list[GameTask]) -> list[GameResult]:
+    results = []
+    for task in tasks:
+        try:
+            results.append(play_game(task))
+        except Exception as exc:  # report which game failed, with its seed, to reproduce it
+            raise SimulationError(
+                f"game {task.index} (seed {task.game_seed}) failed: {type(exc).__name__}: {exc}"
+            ) from exc
+    return results
+
+
+def run_games(
+    tasks: Sequence[GameTask],
+    workers: int = 1,
+    on_done: Callable[[int], None] | None = None,
+) -> list[GameResult]:
+    """Play every task, `workers` processes at a time; results come back in task order.
+    `on_done(n)` is called as games finish (for a progress bar)."""
+    if workers <= 1 or len(tasks) <= 1:
+        results = []
+        for task in tasks:
+            results.extend(_play_chunk([task]))
+            if on_done:
+                on_done(1)
+        return results
+    size = max(1, min(8, len(tasks) // (workers * 8)))
+    chunks = [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+    results = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending = {pool.submit(_play_chunk, chunk) for chunk in chunks}
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    chunk_results = future.result()
+                    results.extend(chunk_results)
+                    if on_done:
+                        on_done(len(chunk_results))
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+    results.sort(key=lambda r: r.index)
+    return results
