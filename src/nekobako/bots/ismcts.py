@@ -203,7 +203,9 @@ class ISMCTSBot:
                 key = fresh[int(rng.random() * len(fresh))]
                 child = children[key] = Node()
                 for other in by_key:
-                    children[other].avail += 1
+                    seen = children.get(other)
+                    if seen is not None:
+                        seen.avail += 1
             else:
                 best_score = -1.0
                 key = None

@@ -1,0 +1,58 @@
+"""Positions for bot tests: reached by random play through the public API, so they cover every
+phase a real table goes through. A game still being written is skipped, not failed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from nekobako.engine import CHANCE, State, get_game
+
+GAMES = {"shutbox": (1, 2, 4), "catbox": (2, 3, 4, 5), "catopomp": (2, 3, 4)}
+"""Game → player counts to test."""
+
+
+def load_game(name: str):
+    try:
+        return get_game(name)
+    except (ImportError, AttributeError) as exc:
+        pytest.skip(f"{name} not available yet: {exc}")
+
+
+def random_position(name: str, players: int, rng: random.Random, options=None) -> tuple[State, int]:
+    """A position where a player (not chance) is to move, after a random number of random actions."""
+    game = load_game(name)
+    while True:
+        state = game.new_game(players, options)
+        steps = rng.randrange(0, 120)
+        for _ in range(steps + 1000):
+            to_move = state.to_move
+            if not to_move:
+                break
+            seat = to_move[0]
+            if seat == CHANCE:
+                state.apply(CHANCE, state.sample_chance(rng))
+                continue
+            if steps <= 0:
+                return state, to_move[rng.randrange(len(to_move))]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.randrange(len(legal))])
+            steps -= 1
+
+
+def advance_chance(state: State, rng: random.Random) -> None:
+    while state.to_move == (CHANCE,):
+        state.apply(CHANCE, state.sample_chance(rng))
+
+
+@pytest.fixture
+def position():
+    return random_position
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """`game_players` runs a test for every game and player count in `GAMES`."""
+    if "game_players" in metafunc.fixturenames:
+        cases = [(game, players) for game, counts in GAMES.items() for players in counts]
+        metafunc.parametrize("game_players", cases, ids=[f"{g}-{p}p" for g, p in cases])
