@@ -1,0 +1,180 @@
+"""Shut the Box actions: tiny immutable values whose `str()` is the notation of the rules file.
+
+Every action is interned (one object per distinct action), so equality is identity: legality
+checks are `action in legal` on a short tuple without any Python-level `__eq__`, which keeps
+random playouts fast. Build actions with the constructors or `parse_action`; both return the
+shared instance.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ...engine import MalformedAction, check_text
+
+MAX_TILE = 12
+
+
+class _Interned:
+    """Base of the action types: frozen, interned, printed as notation."""
+
+    __slots__ = ("_text",)
+    _cache: ClassVar[dict[Any, _Interned]]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self._text!r}>"
+
+    def _init(self, **fields: Any) -> None:
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
+
+
+class Roll(_Interned):
+    """`roll` (two dice) or `roll 1` (one die)."""
+
+    __slots__ = ("n",)
+    _cache: ClassVar[dict[Any, _Interned]] = {}
+    n: int
+
+    def __new__(cls, n: int = 2) -> Roll:
+        found = cls._cache.get(n)
+        if found is None:
+            if n not in (1, 2):
+                raise MalformedAction(f"one rolls 1 or 2 dice, not {n!r}")
+            found = object.__new__(cls)
+            found._init(n=n, _text="roll" if n == 2 else "roll 1")
+            cls._cache[n] = found
+        return found  # type: ignore[return-value]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Roll, (self.n,))
+
+
+class Dice(_Interned):
+    """A chance outcome: the faces rolled, ascending (`dice 3 4`, `dice 5`)."""
+
+    __slots__ = ("faces", "total")
+    _cache: ClassVar[dict[Any, _Interned]] = {}
+    faces: tuple[int, ...]
+    total: int
+
+    def __new__(cls, *faces: int) -> Dice:
+        try:
+            key = tuple(sorted(faces))
+        except TypeError:
+            raise MalformedAction(f"dice faces are numbers from 1 to 6, not {faces!r}") from None
+        found = cls._cache.get(key)
+        if found is None:
+            if len(key) not in (1, 2) or any(type(f) is not int or not 1 <= f <= 6 for f in key):
+                raise MalformedAction(f"dice are one or two faces from 1 to 6, not {faces!r}")
+            found = object.__new__(cls)
+            found._init(faces=key, total=sum(key), _text="dice " + " ".join(map(str, key)))
+            cls._cache[key] = found
+        return found  # type: ignore[return-value]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Dice, self.faces)
+
+
+class Shut(_Interned):
+    """Close tiles: `shut 2 7` (ascending). `mask` has bit t-1 set for tile t."""
+
+    __slots__ = ("mask", "tiles", "total")
+    _cache: ClassVar[dict[Any, _Interned]] = {}
+    mask: int
+    tiles: tuple[int, ...]
+    total: int
+
+    def __new__(cls, *tiles: int) -> Shut:
+        return cls.of_mask(_tiles_mask(tiles))
+
+    @classmethod
+    def of_mask(cls, mask: int) -> Shut:
+        found = cls._cache.get(mask)
+        if found is None:
+            if not 0 < mask < 1 << MAX_TILE:
+                raise MalformedAction("shut names at least one tile from 1 to 12")
+            tiles = tuple(t + 1 for t in range(MAX_TILE) if mask >> t & 1)
+            found = object.__new__(cls)
+            found._init(mask=mask, tiles=tiles, total=sum(tiles), _text="shut " + " ".join(map(str, tiles)))
+            cls._cache[mask] = found
+        return found  # type: ignore[return-value]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Shut, self.tiles)
+
+
+class Start(_Interned):
+    """A chance outcome: the start player (`start 0`)."""
+
+    __slots__ = ("seat",)
+    _cache: ClassVar[dict[Any, _Interned]] = {}
+    seat: int
+
+    def __new__(cls, seat: int) -> Start:
+        found = cls._cache.get(seat)
+        if found is None:
+            if type(seat) is not int or seat < 0:
+                raise MalformedAction(f"the start player is a seat number, not {seat!r}")
+            found = object.__new__(cls)
+            found._init(seat=seat, _text=f"start {seat}")
+            cls._cache[seat] = found
+        return found  # type: ignore[return-value]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Start, (self.seat,))
+
+
+Action = Roll | Dice | Shut | Start
+
+ROLL = Roll(2)
+ROLL_ONE = Roll(1)
+
+
+def _tiles_mask(tiles: tuple[int, ...]) -> int:
+    mask = 0
+    for t in tiles:
+        if type(t) is not int or not 1 <= t <= MAX_TILE:
+            raise MalformedAction(f"tiles are numbered 1 to {MAX_TILE}, not {t!r}")
+        if mask >> (t - 1) & 1:
+            raise MalformedAction(f"tile {t} is named twice")
+        mask |= 1 << (t - 1)
+    if not mask:
+        raise MalformedAction("shut names at least one tile, e.g. 'shut 2 7'")
+    return mask
+
+
+def _numbers(words: list[str], what: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(w) for w in words)
+    except ValueError:
+        raise MalformedAction(f"{what} must be numbers, not {' '.join(words)!r}") from None
+
+
+def parse_action(text: str) -> Action:
+    """Parse notation (`roll`, `roll 1`, `dice 3 4`, `shut 2 7`, `start 0`); raise `MalformedAction`."""
+    words = check_text(text)
+    verb, rest = words[0].lower(), words[1:]
+    if verb == "roll":
+        if not rest:
+            return ROLL
+        if len(rest) == 1 and rest[0] in ("1", "2"):
+            return Roll(int(rest[0]))
+        raise MalformedAction("write 'roll' for two dice or 'roll 1' for one die")
+    if verb == "dice":
+        if len(rest) not in (1, 2):
+            raise MalformedAction("write the faces rolled: 'dice 3 4' or 'dice 5'")
+        return Dice(*_numbers(rest, "dice faces"))
+    if verb == "shut":
+        return Shut(*_numbers(rest, "tiles"))
+    if verb == "start":
+        if len(rest) != 1:
+            raise MalformedAction("write the start player's seat: 'start 0'")
+        return Start(_numbers(rest, "the seat")[0])
+    raise MalformedAction(f"unknown action {words[0]!r}; Shut the Box knows roll, shut, dice and start")

@@ -1,0 +1,76 @@
+"""Shut the Box as a `Game`: the static description (players, options, notation, words).
+
+Nothing is hidden in Shut the Box, so determinization is exact: the state is rebuilt by
+replaying the history every view carries.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from ...engine import CHANCE, BadRecord, Event, Game, NekobakoError, Options, OptionSpec
+from .actions import Action, parse_action
+from .options import OPTION_SPECS
+from .state import ShutState
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "start": ("{who} starts.", "{who}がスタートプレイヤーです。"),
+    "turn_over": (
+        "{who} cannot use {total}: turn over with a penalty of {penalty}.",
+        "{who}は{total}を使えず手番終了：減点{penalty}。",
+    ),
+    "box_shut": ("{who} shut the box!", "{who}がシャット・ザ・ボックス！"),
+    "round_scored": ("Round {round} scored.", "第{round}ラウンドの減点を記録。"),
+    "eliminated": ("{who} is eliminated with {total} penalty points.", "{who}は減点{total}で脱落。"),
+    "game_over": ("Game over — winner(s): {winners}.", "ゲーム終了 — 勝者：{winners}。"),
+}
+"""Event kind → (English, Japanese) template; `{who}` is the event's seat."""
+
+REASONS = {"shut": ("box shut", "シャット"), "rounds": ("last round", "最終ラウンド")}
+
+
+class ShutTheBox(Game):
+    """Shut the Box, Board Game Arena rules, 1–12 players."""
+
+    name: ClassVar[str] = "shutbox"
+    title: ClassVar[Mapping[str, str]] = {"en": "Shut the Box", "ja": "シャット・ザ・ボックス"}
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 12
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTION_SPECS
+    messages: ClassVar[Mapping[str, tuple[str, str]]] = MESSAGES
+
+    def new_initial_state(self, players: int, options: Options) -> ShutState:
+        return ShutState(self, players, options)
+
+    def new_game(self, players: int, options: Mapping[str, Any] | Options | None = None) -> ShutState:
+        state = super().new_game(players, options)
+        assert isinstance(state, ShutState)
+        return state
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def determinize(self, view: Mapping[str, Any], rng: random.Random) -> ShutState:
+        """Exact: nothing is hidden, so replay the view's history (rng is not needed)."""
+        state = self.new_game(view["players"], view["options"])
+        for index, (seat, text) in enumerate(view["history"]):
+            try:
+                state.apply(CHANCE if seat == CHANCE else seat, self.parse_action(text))
+            except NekobakoError as exc:
+                raise BadRecord(f"view history entry {index} {text!r}: {exc}", index, text) from None
+        return state
+
+    def describe(self, event: Event, lang: str = "en", names: Sequence[str] | None = None) -> str:
+        if event.kind != "game_over":
+            return super().describe(event, lang, names)
+        ja = lang == "ja"
+        winners = event.data.get("winners", [])
+        who = [names[s] for s in winners] if names else [f"席{s}" if ja else f"Seat {s}" for s in winners]
+        text = "、".join(who) if ja else ", ".join(who)
+        template = MESSAGES["game_over"][1 if ja else 0]
+        return template.format(winners=text or ("なし" if ja else "nobody"))
+
+
+GAME = ShutTheBox()

@@ -1,0 +1,428 @@
+"""Shut the Box rules: one position and how actions change it.
+
+The hot path (`legal_actions`, `apply`, `sample_chance`, `clone`) is table-driven: legal actions
+are precomputed tuples of interned actions, looked up by board bitmask and dice total, so a
+random playout costs a few list lookups per action. The rarer steps (end of a turn, of a round,
+of the game) are plain readable methods.
+
+Rule decisions the rules file leaves open (see docs/shutbox.md):
+* When a box is shut in turn order, the game ends at once; the unfinished round is scored with
+  the penalties of the turns already taken (0 for seats that did not play it).
+* In simultaneous mode the round is always completed; everyone who shut the box shares the win
+  (the round's penalties are still added; nobody is eliminated by that round).
+* Eliminated players score 0 in later rounds; their boards are shown full.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from ...engine import CHANCE, Event, IllegalAction, Options, State
+from .actions import Dice, Roll, Shut, Start
+from .options import ELIMINATION_AT, ROUND_LIMIT
+from .tables import (
+    ONE_DIE,
+    ONE_DIE_OUTCOMES,
+    TOTAL_BITS,
+    TWO_DICE,
+    TWO_DICE_OUTCOMES,
+    mask_tiles,
+    penalty_table,
+    tables,
+)
+
+if TYPE_CHECKING:
+    from .game import ShutTheBox
+
+CHANCE_ONLY = (CHANCE,)
+NOBODY: tuple[int, ...] = ()
+
+
+class ShutState(State):
+    """A Shut the Box table: one board per seat, rounds of turns, chance for dice and start."""
+
+    __slots__ = (
+        "_active",
+        "_dice",
+        "_eliminated",
+        "_full",
+        "_legal",
+        "_open",
+        "_order",
+        "_over",
+        "_pen",
+        "_penalty",
+        "_roll_n",
+        "_roller",
+        "_rolls",
+        "_round",
+        "_rounds",
+        "_shut",
+        "_shuts",
+        "_sim",
+        "_start",
+        "_to_move",
+        "_totals",
+        "_turn",
+        "_winners",
+        "events",
+        "game",
+        "history",
+        "options",
+        "players",
+    )
+
+    def __init__(self, game: ShutTheBox, players: int, options: Options):
+        self.game = game
+        self.players = players
+        self.options = options
+        self.history: list[tuple[int, Any]] = []
+        self.events: list[Event] = []
+        t = tables(options.tiles, options.max_close, options.one_die)
+        self._shuts = t.shuts
+        self._rolls = t.rolls
+        self._full = t.full
+        self._pen = penalty_table(options.tiles, options.scoring)
+        self._sim = bool(options.simultaneous)
+        self._open = [t.full] * players
+        self._legal: list[tuple[Any, ...]] = [NOBODY] * players
+        self._dice: list[Dice | None] = [None] * players
+        self._to_move: tuple[int, ...] = CHANCE_ONLY
+        self._active: tuple[int, ...] = NOBODY
+        self._roller = -1
+        self._roll_n = 0  # 0: the start player is drawn next; 1 or 2: dice for `_roller`
+        self._order: tuple[int, ...] = NOBODY
+        self._turn = 0  # index in `_order` of the seat playing (turn order mode)
+        self._penalty: list[int | None] = [None] * players
+        self._shut = [False] * players
+        self._totals = [0] * players
+        self._rounds: list[tuple[int, ...]] = []
+        self._eliminated = [False] * players
+        self._start = -1
+        self._round = 0
+        self._over = False
+        self._winners: list[int] = []
+
+    # -- who moves ---------------------------------------------------------------------------------
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        return self._to_move
+
+    def is_over(self) -> bool:
+        return self._over
+
+    def legal_actions(self, seat: int) -> Sequence[Any]:
+        if self._to_move is CHANCE_ONLY:
+            return [a for a, _ in self.chance_outcomes()] if seat == CHANCE else NOBODY
+        if type(seat) is int and 0 <= seat < self.players:
+            return self._legal[seat]
+        return NOBODY
+
+    def chance_outcomes(self) -> Sequence[tuple[Any, float]]:
+        if self._to_move is not CHANCE_ONLY:
+            return ()
+        if self._roll_n == 2:
+            return TWO_DICE_OUTCOMES
+        if self._roll_n == 1:
+            return ONE_DIE_OUTCOMES
+        return tuple((Start(s), 1 / self.players) for s in range(self.players))
+
+    def sample_chance(self, rng: random.Random) -> Any:
+        n = self._roll_n
+        if n == 2:
+            return TWO_DICE[int(rng.random() * 36)]
+        if n == 1:
+            return ONE_DIE[int(rng.random() * 6)]
+        return Start(int(rng.random() * self.players))
+
+    # -- playing -----------------------------------------------------------------------------------
+    def apply(self, seat: int, action: Any) -> None:
+        if seat == CHANCE:
+            self._apply_chance(action)
+            return
+        to_move = self._to_move
+        legal = (
+            self._legal[seat] if to_move is not CHANCE_ONLY and type(seat) is int and 0 <= seat < self.players else ()
+        )
+        if action not in legal:
+            raise IllegalAction(self._refusal(seat, action))
+        self.history.append((seat, action))
+        if type(action) is Shut:
+            mask = self._open[seat] ^ action.mask
+            self._open[seat] = mask
+            if mask:
+                self._legal[seat] = self._rolls[mask]
+            else:
+                self._end_turn(seat, 0)
+        else:  # Roll: chance rolls for this seat next
+            self._roller = seat
+            self._roll_n = action.n
+            self._to_move = CHANCE_ONLY
+
+    def _apply_chance(self, action: Any) -> None:
+        if self._to_move is not CHANCE_ONLY:
+            raise IllegalAction(self._refusal(CHANCE, action))
+        n = self._roll_n
+        if n:
+            if type(action) is not Dice or len(action.faces) != n:
+                raise IllegalAction(self._refusal(CHANCE, action))
+            seat = self._roller
+            self.history.append((CHANCE, action))
+            self._dice[seat] = action
+            legal = self._shuts[self._open[seat] << TOTAL_BITS | action.total]
+            if legal:
+                self._legal[seat] = legal
+                self._to_move = self._active
+            else:
+                self._end_turn(seat, action.total)
+            return
+        if type(action) is not Start or action.seat >= self.players:
+            raise IllegalAction(self._refusal(CHANCE, action))
+        self.history.append((CHANCE, action))
+        self._start = action.seat
+        self._event("start", action.seat)
+        self._begin_round()
+
+    # -- turns, rounds, the end --------------------------------------------------------------------
+    def _event(self, kind: str, seat: int | None = None, **data: Any) -> None:
+        self.events.append(Event(kind, seat, data, len(self.history)))
+
+    def _begin_round(self) -> None:
+        self._round += 1
+        p = self.players
+        start = self._start
+        order = tuple(s for s in ((start + i) % p for i in range(p)) if not self._eliminated[s])
+        self._order = order
+        self._open = [self._full] * p
+        self._penalty = [None] * p
+        self._shut = [False] * p
+        self._dice = [None] * p
+        self._legal = [NOBODY] * p
+        first = self._rolls[self._full]
+        if self._sim:
+            self._active = order
+            for s in order:
+                self._legal[s] = first
+        else:
+            self._turn = 0
+            self._active = (order[0],)
+            self._legal[order[0]] = first
+        self._to_move = self._active
+
+    def _end_turn(self, seat: int, total: int) -> None:
+        """`seat` cannot go on: its board is shut, or no tiles fit the dice `total`."""
+        mask = self._open[seat]
+        penalty = self._pen[mask]
+        self._penalty[seat] = penalty
+        self._legal[seat] = NOBODY
+        if mask:
+            self._event("turn_over", seat, total=total, open=mask_tiles(mask), penalty=penalty)
+        else:
+            self._shut[seat] = True
+            self._event("box_shut", seat)
+        if self._sim:
+            self._active = tuple(s for s in self._active if s != seat)
+            self._to_move = self._active
+            if not self._active:
+                self._end_round()
+        elif mask == 0:
+            self._end_round()
+        else:
+            self._turn += 1
+            if self._turn < len(self._order):
+                nxt = self._order[self._turn]
+                self._active = (nxt,)
+                self._legal[nxt] = self._rolls[self._full]
+                self._to_move = self._active
+            else:
+                self._end_round()
+
+    def _end_round(self) -> None:
+        row = tuple(p or 0 for p in self._penalty)
+        self._rounds.append(row)
+        for s, p in enumerate(row):
+            self._totals[s] += p
+        self._event("round_scored", None, round=self._round, penalties=list(row), totals=list(self._totals))
+        shutters = [s for s in self._order if self._shut[s]]
+        if shutters:
+            self._finish(shutters, "shut")
+            return
+        opts = self.options
+        threshold = ELIMINATION_AT.get((opts.scoring, opts.length))
+        newly: list[int] = []
+        if threshold is not None:
+            for s in self._order:
+                if self._totals[s] >= threshold:
+                    self._eliminated[s] = True
+                    newly.append(s)
+                    self._event("eliminated", s, total=self._totals[s])
+        still = [s for s in range(self.players) if not self._eliminated[s]]
+        limit = ROUND_LIMIT.get((opts.scoring, opts.length))
+        if self.players == 1:
+            if newly:
+                self._finish([], "eliminated")
+            elif limit is not None and self._round >= limit:
+                self._finish(still, "rounds")
+            else:
+                self._begin_round()
+        elif newly and (opts.quick or len(still) <= 1):
+            self._finish(self._lowest(still or newly), "quick" if opts.quick and len(still) > 1 else "eliminated")
+        elif limit is not None and self._round >= limit:
+            self._finish(self._lowest(still), "rounds")
+        else:
+            self._begin_round()
+
+    def _lowest(self, seats: list[int]) -> list[int]:
+        best = min(self._totals[s] for s in seats)
+        return [s for s in seats if self._totals[s] == best]
+
+    def _finish(self, winners: list[int], reason: str) -> None:
+        self._over = True
+        self._winners = sorted(winners)
+        self._to_move = NOBODY
+        self._active = NOBODY
+        self._legal = [NOBODY] * self.players
+        self._event("game_over", None, winners=self._winners, reason=reason)
+
+    # -- refusals (the slow path: only when an action is not legal) --------------------------------
+    def _refusal(self, seat: Any, action: Any) -> str:
+        en, ja = self._why(seat, action)
+        return f"{en} ／ {ja}"
+
+    def _why(self, seat: Any, action: Any) -> tuple[str, str]:
+        if self._over:
+            return "the game is over", "ゲームは終了しています"
+        if seat == CHANCE:
+            if self._to_move is not CHANCE_ONLY:
+                return "no dice or draw is pending; a player is to move", "ダイスの結果を待っていません"
+            if self._roll_n:
+                want = "two dice, e.g. 'dice 3 4'" if self._roll_n == 2 else "one die, e.g. 'dice 5'"
+                return f"{want} were rolled, not {action}", f"ダイス{self._roll_n}個の結果が必要です"
+            return f"the start player is a seat from 0 to {self.players - 1}", "スタートプレイヤーの席番号が不正です"
+        if type(seat) is not int or not 0 <= seat < self.players:
+            return f"there is no seat {seat!r}", f"席{seat!r}はありません"
+        if not isinstance(action, (Roll, Shut)):
+            if isinstance(action, (Dice, Start)):
+                return f"'{action}' is a chance outcome, not a player's action", f"'{action}'は偶然の結果です"
+            return f"{action!r} is not a Shut the Box action", f"{action!r}は行動ではありません"
+        if self._to_move is CHANCE_ONLY:
+            return "waiting for a dice roll (or the start player) first", "ダイスの結果を待っています"
+        if seat not in self._to_move:
+            if self._eliminated[seat]:
+                return f"seat {seat} is eliminated", f"席{seat}は脱落しています"
+            if self._penalty[seat] is not None:
+                return f"seat {seat}'s turn is over for this round", f"席{seat}はこのラウンドの手番を終えています"
+            return f"it is not seat {seat}'s turn", f"席{seat}の手番ではありません"
+        dice = self._dice[seat]
+        awaiting_shut = self._legal[seat] and type(self._legal[seat][0]) is Shut
+        if type(action) is Roll:
+            if awaiting_shut:
+                return (
+                    f"close tiles adding up to {dice.total if dice else '?'} before rolling again",
+                    f"先に合計{dice.total if dice else '?'}になるタイルを倒してください",
+                )
+            return (
+                f"one die may be rolled only when {self._one_die_condition()}",
+                "ダイス1個はこの条件では選べません",
+            )
+        if not awaiting_shut:
+            return "roll the dice first", "先にダイスを振ってください"
+        assert dice is not None
+        board = self.options.tiles
+        mask = self._open[seat]
+        for t in action.tiles:
+            if t > board:
+                return f"tile {t} is not on this board (1–{board})", f"タイル{t}はこのボードにありません"
+            if not mask >> (t - 1) & 1:
+                return f"tile {t} is already shut", f"タイル{t}はすでに倒れています"
+        if action.total != dice.total:
+            shown = " + ".join(map(str, action.tiles))
+            return (
+                f"{shown} = {action.total}, not the dice total {dice.total}",
+                f"合計{action.total}はダイスの{dice.total}と違います",
+            )
+        return (
+            f"at most {self.options.max_close} tiles may be closed per roll",
+            f"1回に倒せるのは{self.options.max_close}枚までです",
+        )
+
+    def _one_die_condition(self) -> str:
+        rule = self.options.one_die
+        if rule == "max6":
+            return "every open tile is 6 or lower"
+        if rule == "sum6":
+            return "the open tiles add up to 6 or less"
+        return "never (this table always rolls two dice)"
+
+    # -- copies --------------------------------------------------------------------------------------
+    def clone(self) -> ShutState:
+        new = object.__new__(ShutState)
+        new.game = self.game
+        new.players = self.players
+        new.options = self.options
+        new.history = self.history.copy()
+        new.events = self.events.copy()
+        new._shuts = self._shuts
+        new._rolls = self._rolls
+        new._full = self._full
+        new._pen = self._pen
+        new._sim = self._sim
+        new._open = self._open.copy()
+        new._legal = self._legal.copy()
+        new._dice = self._dice.copy()
+        new._to_move = self._to_move
+        new._active = self._active
+        new._roller = self._roller
+        new._roll_n = self._roll_n
+        new._order = self._order
+        new._turn = self._turn
+        new._penalty = self._penalty.copy()
+        new._shut = self._shut.copy()
+        new._totals = self._totals.copy()
+        new._rounds = self._rounds.copy()
+        new._eliminated = self._eliminated.copy()
+        new._start = self._start
+        new._round = self._round
+        new._over = self._over
+        new._winners = self._winners.copy()
+        return new
+
+    # -- results -------------------------------------------------------------------------------------
+    def scores(self) -> list[float]:
+        return list(self._totals)
+
+    def round_scores(self) -> list[list[float]]:
+        return [list(r) for r in self._rounds]
+
+    def winners(self) -> list[int]:
+        return list(self._winners)
+
+    # -- views ---------------------------------------------------------------------------------------
+    def private_view(self, seat: int | None) -> dict[str, Any]:
+        """Everything is public in Shut the Box: the same keys for every viewer (see .dev/views.md)."""
+        to_move = self._to_move
+        playing = () if to_move is CHANCE_ONLY else to_move
+        waiting = self._roller if to_move is CHANCE_ONLY and self._roll_n else None
+        current = None
+        if not self._sim and self._order and not self._over:
+            current = self._order[self._turn]
+        return {
+            "round": self._round,
+            "start_player": None if self._start < 0 else self._start,
+            "order": list(self._order),
+            "current": current,
+            "active": list(self._active),
+            "rolling": waiting,
+            "boards": [mask_tiles(m) for m in self._open],
+            "tiles": self.options.tiles,
+            "dice": [list(d.faces) if d else [] for d in self._dice],
+            "eliminated": list(self._eliminated),
+            "shut": list(self._shut),
+            "penalty": list(self._penalty),
+            "one_die": [
+                s in playing and len(self._legal[s]) == 2 and type(self._legal[s][0]) is Roll
+                for s in range(self.players)
+            ],
+        }
