@@ -1,0 +1,107 @@
+"""`GAME`: Cat in the Box on the engine contract (options, notation, words, determinization)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from ...engine import Event, Game, InvalidOptions, Options, OptionSpec, State
+from .actions import CatboxAction, parse_action
+from .board import table_for
+from .layouts import COLOURS, COLOURS_JA, SETUPS
+from .state import CatboxState
+from .view import redact
+
+
+def _default_side(players: int) -> str:
+    setup = SETUPS.get(players)
+    return setup.sides[0] if setup else "white"
+
+
+SIDE = OptionSpec(
+    name="side",
+    default=_default_side,
+    choices=("white", "purple"),
+    help_en="Research board side: white (simple rows, easier bonus) or purple (offset rows, for experts). "
+    "White only at 2 players, purple only at 5.",
+    help_ja="研究ボードの面：白（並びが単純でボーナスを狙いやすい）または紫（数字がずれた上級者向け）。"
+    "2人では白のみ、5人では紫のみ。",
+    labels={"white": ("White", "白"), "purple": ("Purple", "紫")},
+)
+
+
+class CatboxGame(Game):
+    name = "catbox"
+    title: ClassVar[Mapping[str, str]] = {"en": "Cat in the Box", "ja": "キャット・イン・ザ・ボックス"}
+    min_players = 2
+    max_players = 5
+    option_specs = (SIDE,)
+    messages: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "round_started": ("Round {round}: {who} is the start player", "第{round}ラウンド：スタートプレイヤーは{who}"),
+        "discards_done": ("Everyone has discarded a card face down", "全員がカードを1枚伏せました"),
+        "red_broken": ("{who} played red: red is broken", "{who}が赤を出しました：赤が解禁されました"),
+        "x_lost": ("{who} did not follow {colour}: their {colour} X is uncovered", "{who}は{colour}を✕にしました"),
+        "trick_won": (
+            "{who} wins trick {trick} with {colour} {number}",
+            "{who}が{colour}の{number}でトリック{trick}を獲得",
+        ),
+        "paradox": (
+            "Paradox! {who} has no legal play; trick {trick} goes to nobody and the round ends",
+            "パラドックス！{who}は出せるカードがありません。トリック{trick}は無効、ラウンド終了",
+        ),
+        "round_scored": (
+            "{who}: {points} points in round {round} ({tricks} tricks, prediction {prediction}, bonus {bonus})",
+            "{who}：第{round}ラウンド {points}点（{tricks}トリック、予測{prediction}、ボーナス{bonus}）",
+        ),
+        "game_over": ("Game over: {winners} won", "ゲーム終了：勝者 {winners}"),
+    }
+
+    def check_options(self, options: Options, players: int) -> None:
+        side = options["side"]
+        if side not in SETUPS[players].sides:
+            if players == 2:
+                raise InvalidOptions(
+                    "The purple side cannot be used at 2 players: the 2-player rules use the white board. "
+                    "/ 2人プレイでは紫の面は使えません（白の面を使います）。"
+                )
+            raise InvalidOptions(
+                "The white side cannot be used at 5 players: 5 players always use the purple board. "
+                "/ 5人プレイでは白の面は使えません（紫の面を使います）。"
+            )
+
+    def new_initial_state(self, players: int, options: Options) -> CatboxState:
+        return CatboxState(self, players, options, table_for(players, options["side"]))
+
+    def parse_action(self, text: str) -> CatboxAction:
+        return parse_action(text)
+
+    def redact(self, actor: int, action: Any, viewer: int | None) -> str:
+        return redact(actor, action, viewer)
+
+    def describe(self, event: Event, lang: str = "en", names: Sequence[str] | None = None) -> str:
+        templates = self.messages.get(event.kind)
+        if templates is None:
+            return event.kind
+        ja = lang == "ja"
+
+        def name(seat: int) -> str:
+            return names[seat] if names else (f"席{seat}" if ja else f"Seat {seat}")
+
+        data = dict(event.data)
+        if ja and data.get("colour") in COLOURS:
+            data["colour"] = COLOURS_JA[COLOURS.index(data["colour"])]
+        if "prediction" in data and data["prediction"] is None:
+            data["prediction"] = "なし" if ja else "none"
+        if "winners" in data:
+            data["winners"] = ("、" if ja else " and ").join(name(s) for s in data["winners"])
+        who = name(event.seat) if event.seat is not None else ""
+        return (templates[1] if ja else templates[0]).format(who=who, **data)
+
+    def determinize(self, view: Mapping[str, Any], rng: random.Random) -> State:
+        from .determinize import determinizer
+
+        return determinizer(self, view).sample(rng)
+
+
+GAME = CatboxGame()
