@@ -1,0 +1,128 @@
+"""The `optimal` level for Shut the Box: exact dynamic programming over one turn.
+
+A turn is a small Markov decision process over the open tiles (a bitmask, at most 4,096 states):
+before each roll the player picks two dice or one, after it the tiles to close. Given a value
+`U(mask)` for every way the turn can end, `_turn_values` computes the best expected value from
+every board, bottom up (closing tiles only makes the mask smaller), on top of the game's own
+tables (`nekobako.games.shutbox.tables`).
+
+What to optimise depends on what the seat knows:
+
+* Nobody else has finished a turn this round (always so in solo play): the solver's objective —
+  least expected penalty for the round (`U = -penalty`), the policy of `nekobako solve shutbox`.
+* Some other seat still in the game has already scored this round: beat the best of those
+  penalties. `U = 1` below it (and for shutting the box, which wins outright), `1/2` level with
+  it, `0` above it, minus a tiny share of the penalty so that a hopeless turn still loses as
+  little as it can. That is the probability of ending below the target, then the least penalty.
+
+Ties between equally good actions go to the first in the legal list, so the bot needs no rng.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from ..engine import Action
+from ..games.shutbox.tables import (
+    ONE_DIE_TOTALS,
+    TOTAL_BITS,
+    TWO_DICE_TOTALS,
+    penalty_table,
+    tables,
+    tiles_mask,
+)
+
+TIE_BREAK = 1e-6
+"""Weight of the penalty when chasing a target: only separates turns equally likely to beat it."""
+
+
+class OptimalBot:
+    name = "optimal"
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        seat = view["seat"]
+        options = view["options"]
+        mask = tiles_mask(view["boards"][seat])
+        values, ends = turn_values(
+            options["tiles"], options["max_close"], options["one_die"], options["scoring"], target_penalty(view)
+        )
+        texts = [str(a) for a in legal]
+        if texts[0].startswith("roll"):
+            config = tables(options["tiles"], options["max_close"], options["one_die"])
+            odds = [ONE_DIE_ODDS if text == "roll 1" else TWO_DICE_ODDS for text in texts]
+            scores = [_roll_value(config.shut_masks, values, mask, o, ends[mask]) for o in odds]
+        else:
+            scores = [values[mask & ~tiles_mask([int(w) for w in text.split()[1:]])] for text in texts]
+        best = max(range(len(legal)), key=lambda i: (scores[i], -i))
+        return legal[best]
+
+    def __repr__(self) -> str:
+        return "OptimalBot('shutbox')"
+
+
+def target_penalty(view: Mapping[str, Any]) -> int | None:
+    """The best penalty another seat still in the game has already scored this round, if any."""
+    seat = view["seat"]
+    known = [p for s, p in enumerate(view["penalty"]) if s != seat and p is not None and not view["eliminated"][s]]
+    return min(known) if known else None
+
+
+def _dice_odds(one_die: bool) -> tuple[tuple[int, float], ...]:
+    return tuple((t, w / 6) for t, w in ONE_DIE_TOTALS) if one_die else tuple((t, w / 36) for t, w in TWO_DICE_TOTALS)
+
+
+TWO_DICE_ODDS = _dice_odds(False)
+ONE_DIE_ODDS = _dice_odds(True)
+
+
+def _roll_value(
+    shut_masks: Sequence[tuple[int, ...]],
+    values: Sequence[float],
+    mask: int,
+    odds: tuple[tuple[int, float], ...],
+    stop: float,
+) -> float:
+    """Expected value of rolling with board `mask`, then closing the best tiles (or ending at `stop`)."""
+    expected = 0.0
+    base = mask << TOTAL_BITS
+    for total, p in odds:
+        fits = shut_masks[base | total]
+        expected += p * (max(values[mask ^ c] for c in fits) if fits else stop)
+    return expected
+
+
+@lru_cache(maxsize=64)
+def turn_values(
+    tiles: int, max_close: int | str, one_die: str, scoring: str, target: int | None
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """`(values, ends)`: `values[mask]` is the best expected `U` for a player about to roll with open
+    tiles `mask`; `ends[mask]` is `U` itself, what the turn is worth if it ends there."""
+    config = tables(tiles, max_close, one_die)
+    penalties = penalty_table(tiles, scoring)
+    if target is None:
+        ends = [-float(p) for p in penalties]
+    else:
+        worst = max(penalties) or 1
+        ends = [_beat(p, target) - TIE_BREAK * p / worst for p in penalties]
+        ends[0] = 1.0  # shutting the box wins the game at once
+    values = [0.0] * (config.full + 1)
+    values[0] = ends[0]
+    shut_masks = config.shut_masks
+    for mask in range(1, config.full + 1):
+        best = -float("inf")
+        for roll in config.rolls[mask]:
+            odds = ONE_DIE_ODDS if roll.n == 1 else TWO_DICE_ODDS
+            best = max(best, _roll_value(shut_masks, values, mask, odds, ends[mask]))
+        values[mask] = best
+    return tuple(values), tuple(ends)
+
+
+def _beat(penalty: int, target: int) -> float:
+    return 1.0 if penalty < target else 0.5 if penalty == target else 0.0
