@@ -1,0 +1,89 @@
+"""The optimal Shut the Box bot against an independent brute force written here from the rules."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from itertools import combinations
+
+from nekobako.bots import make_bot
+from nekobako.bots.optimal import target_penalty
+
+TWO = [(a + b, 1 / 36) for a in range(1, 7) for b in range(1, 7)]
+ONE = [(a, 1 / 6) for a in range(1, 7)]
+
+
+@cache
+def brute(target: int | None):
+    """Value of a board about to roll (9 tiles, up to 3 closed per roll, one die when all ≤ 6):
+    minus the expected penalty without a target, else P(end below target) (+½ level)."""
+
+    def end(tiles: tuple[int, ...]) -> float:
+        if not tiles:
+            return 1.0 if target is not None else 0.0
+        penalty = sum(tiles)
+        if target is None:
+            return -penalty
+        return 1.0 if penalty < target else 0.5 if penalty == target else 0.0
+
+    @cache
+    def value(tiles: tuple[int, ...]) -> float:
+        if not tiles:
+            return end(tiles)
+        rolls = [TWO, ONE] if max(tiles) <= 6 else [TWO]
+        return max(roll_value(tiles, odds) for odds in rolls)
+
+    def roll_value(tiles: tuple[int, ...], odds) -> float:
+        total = 0.0
+        for dice, p in odds:
+            options = [
+                value(tuple(t for t in tiles if t not in combo))
+                for k in (1, 2, 3)
+                for combo in combinations(tiles, k)
+                if sum(combo) == dice
+            ]
+            total += p * (max(options) if options else end(tiles))
+        return total
+
+    return value, roll_value
+
+
+def check_choice(view, legal, action, target) -> None:
+    value, roll_value = brute(target)
+    tiles = tuple(view["boards"][view["seat"]])
+    texts = [str(a) for a in legal]
+    if texts[0].startswith("roll"):
+        scores = {t: roll_value(tiles, ONE if t == "roll 1" else TWO) for t in texts}
+    else:
+        scores = {t: value(tuple(x for x in tiles if x not in map(int, t.split()[1:]))) for t in texts}
+    tolerance = 1e-4 if target is not None else 1e-9  # the bot's tie-break term is ~1e-6
+    assert scores[str(action)] >= max(scores.values()) - tolerance, (tiles, scores, str(action))
+
+
+def test_solo_policy_is_the_least_expected_penalty(position) -> None:
+    bot = make_bot("optimal", game="shutbox")
+    rng = random.Random(11)
+    for _ in range(150):
+        state, seat = position("shutbox", 1, rng)
+        view, legal = state.view(seat), state.legal_actions(seat)
+        assert target_penalty(view) is None
+        check_choice(view, legal, bot.choose(view, legal, random.Random(0)), None)
+
+
+def test_multiplayer_chases_the_best_known_penalty(position) -> None:
+    bot = make_bot("optimal", game="shutbox")
+    rng = random.Random(5)
+    differs = 0
+    checked = 0
+    while checked < 150:
+        state, seat = position("shutbox", 2, rng)
+        view, legal = state.view(seat), state.legal_actions(seat)
+        target = target_penalty(view)
+        if target is None or len(legal) < 2:
+            continue
+        checked += 1
+        action = bot.choose(view, legal, random.Random(0))
+        check_choice(view, legal, action, target)
+        solo_view = dict(view, penalty=[None] * len(view["penalty"]))
+        differs += bot.choose(solo_view, legal, random.Random(0)) != action
+    assert differs > 0, "chasing a target never changed a decision: the test positions prove nothing"
