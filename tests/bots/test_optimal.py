@@ -8,6 +8,7 @@ from itertools import combinations
 
 from nekobako.bots import make_bot
 from nekobako.bots.optimal import target_penalty
+from nekobako.games.shutbox.solver import solve
 
 TWO = [(a + b, 1 / 36) for a in range(1, 7) for b in range(1, 7)]
 ONE = [(a, 1 / 6) for a in range(1, 7)]
@@ -56,18 +57,23 @@ def check_choice(view, legal, action, target) -> None:
         scores = {t: roll_value(tiles, ONE if t == "roll 1" else TWO) for t in texts}
     else:
         scores = {t: value(tuple(x for x in tiles if x not in map(int, t.split()[1:]))) for t in texts}
-    tolerance = 1e-4 if target is not None else 1e-9  # the bot's tie-break term is ~1e-6
+    tolerance = 1e-4  # the bot's tie-break term is ~1e-6
     assert scores[str(action)] >= max(scores.values()) - tolerance, (tiles, scores, str(action))
 
 
-def test_solo_policy_is_the_least_expected_penalty(position) -> None:
+def test_solo_plays_the_solvers_shut_policy(position) -> None:
     bot = make_bot("optimal", game="shutbox")
+    solution = solve(9, "shut")
     rng = random.Random(11)
     for _ in range(150):
         state, seat = position("shutbox", 1, rng)
         view, legal = state.view(seat), state.legal_actions(seat)
         assert target_penalty(view) is None
-        check_choice(view, legal, bot.choose(view, legal, random.Random(0)), None)
+        action = bot.choose(view, legal, random.Random(0))
+        board = view["boards"][seat]
+        expected = solution.best_action(board, view["dice"][seat] if str(legal[0]).startswith("shut") else None)
+        assert str(action) == str(expected)
+        check_choice(view, legal, action, 0)  # target 0: only a shut box counts, i.e. P(shut)
 
 
 def test_multiplayer_chases_the_best_known_penalty(position) -> None:

@@ -8,12 +8,16 @@ tables (`nekobako.games.shutbox.tables`).
 
 What to optimise depends on what the seat knows:
 
-* Nobody else has finished a turn this round (always so in solo play): the solver's objective —
-  least expected penalty for the round (`U = -penalty`), the policy of `nekobako solve shutbox`.
+* Solo play: the game is won only by shutting the box, so the bot plays the exact solver's
+  policy for the `shut` objective (`nekobako.games.shutbox.solver`, the policy of
+  `nekobako solve shutbox`): the greatest probability of shutting the box this turn.
+* Several players, nobody else has finished a turn this round: the solver's `score` policy, the
+  least expected penalty for the round under the table's scoring.
 * Some other seat still in the game has already scored this round: beat the best of those
-  penalties. `U = 1` below it (and for shutting the box, which wins outright), `1/2` level with
-  it, `0` above it, minus a tiny share of the penalty so that a hopeless turn still loses as
-  little as it can. That is the probability of ending below the target, then the least penalty.
+  penalties, with a DP of our own on the game's tables (`turn_values`). `U = 1` below it (and
+  for shutting the box, which wins outright), `1/2` level with it, `0` above it, minus a tiny
+  share of the penalty so that a hopeless turn still loses as little as it can: the probability
+  of ending below the target first, then the least penalty.
 
 Ties between equally good actions go to the first in the legal list, so the bot needs no rng.
 """
@@ -26,6 +30,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..engine import Action
+from ..games.shutbox.solver import solve
 from ..games.shutbox.tables import (
     ONE_DIE_TOTALS,
     TOTAL_BITS,
@@ -49,13 +54,22 @@ class OptimalBot:
             return legal[0]
         seat = view["seat"]
         options = view["options"]
-        mask = tiles_mask(view["boards"][seat])
-        values, ends = turn_values(
-            options["tiles"], options["max_close"], options["one_die"], options["scoring"], target_penalty(view)
-        )
+        board = view["boards"][seat]
         texts = [str(a) for a in legal]
+        target = target_penalty(view)
+        if target is None:
+            objective = "shut" if view["players"] == 1 else "score"
+            solution = solve(options["tiles"], objective, options["scoring"], options["max_close"], options["one_die"])
+            if texts[0].startswith("roll"):
+                best = solution.best_roll(board)
+            else:
+                best = solution.best_shut(board, sum(int(w) for w in texts[0].split()[1:]))
+            return legal[texts.index(str(best))]
+        mask = tiles_mask(board)
+        tiles, max_close, one_die = options["tiles"], options["max_close"], options["one_die"]
+        values, ends = turn_values(tiles, max_close, one_die, options["scoring"], target)
         if texts[0].startswith("roll"):
-            config = tables(options["tiles"], options["max_close"], options["one_die"])
+            config = tables(tiles, max_close, one_die)
             odds = [ONE_DIE_ODDS if text == "roll 1" else TWO_DICE_ODDS for text in texts]
             scores = [_roll_value(config.shut_masks, values, mask, o, ends[mask]) for o in odds]
         else:
@@ -103,7 +117,8 @@ def turn_values(
     tiles: int, max_close: int | str, one_die: str, scoring: str, target: int | None
 ) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """`(values, ends)`: `values[mask]` is the best expected `U` for a player about to roll with open
-    tiles `mask`; `ends[mask]` is `U` itself, what the turn is worth if it ends there."""
+    tiles `mask`; `ends[mask]` is `U` itself, what the turn is worth if it ends there. With no
+    target, `U` is minus the penalty (the solver's `score` objective, kept for comparison)."""
     config = tables(tiles, max_close, one_die)
     penalties = penalty_table(tiles, scoring)
     if target is None:
