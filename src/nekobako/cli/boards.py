@@ -161,13 +161,14 @@ def render_shutbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> 
     for seat in range(players):
         open_tiles = set(boards[seat])
         row = Text()
+        width = len(str(tiles))
         for n in range(1, tiles + 1):
             if n > 1:
                 row.append(" ")
             if n in open_tiles:
-                row.append(f"{n:>2}", style="bold reverse")
+                row.append(f"{n:>{width}}", style="bold reverse")
             else:
-                row.append(" ·", style="dim")
+                row.append(f"{'·':>{width}}", style="dim")
         state = ""
         if shut[seat]:
             state = w["shut"]

@@ -160,6 +160,8 @@ class TerminalGame:
             self.console.print()
             self.say(self.t["eof"], "yellow")
             raise Quit
+        if not sys.stdin.isatty():  # a terminal echoes what was typed; a pipe does not
+            self.console.print(line.rstrip("\n"), markup=False, highlight=False)
         return line.strip()
 
     def human_turn(self) -> None:

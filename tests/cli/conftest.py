@@ -1,0 +1,28 @@
+"""Helpers for driving the `nekobako` command as a person or a script would: a real process."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CLI = [sys.executable, "-c", "from nekobako.cli import main; main()"]
+
+
+def run_cli(*args: str, input: str = "", cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*CLI, *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=timeout,
+        env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8"},
+    )
+
+
+@pytest.fixture
+def cli():
+    return run_cli

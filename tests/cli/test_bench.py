@@ -1,0 +1,56 @@
+"""`nekobako bench --quick --json`: the shape of the report (no speed is asserted in tests)."""
+
+from __future__ import annotations
+
+import json
+import numbers
+
+from nekobako.sim import bench
+
+from .conftest import run_cli
+
+
+def test_quick_json_has_the_issue_shape():
+    proc = run_cli("bench", "--quick", "--json", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert isinstance(data["python"], str) and data["python"]
+    assert isinstance(data["cpu"], str) and data["cpu"]
+    assert set(data["throughput"]) == {"shutbox", "catbox", "catopomp"}
+    assert set(data["throughput"]["shutbox"]) == {"2", "12"}
+    assert set(data["throughput"]["catbox"]) == {"2", "5"}
+    assert set(data["throughput"]["catopomp"]) == {"2", "4"}
+    assert set(data["ismcts"]) == {"catbox", "catopomp"}
+    assert set(data["solver"]) == {"9", "10", "12"}
+    figures = [("throughput." + g + "." + p, v) for g, counts in data["throughput"].items() for p, v in counts.items()]
+    figures += [("ismcts." + g, v) for g, v in data["ismcts"].items()]
+    figures += [("solver." + t, v) for t, v in data["solver"].items()]
+    for path, value in figures:
+        if value is None:  # a part not written yet must be named with its reason
+            assert path in data["missing"], path
+        else:
+            assert isinstance(value, numbers.Real) and value > 0, (path, value)
+    # Shut the Box exists in this project, so its figures are real numbers.
+    assert data["throughput"]["shutbox"]["2"] is not None
+
+
+def test_a_missing_part_is_reported_not_fatal(monkeypatch):
+    def broken(*args, **kwargs):
+        raise ImportError("no such game yet")
+
+    monkeypatch.setattr(bench, "ismcts_rate", broken)
+    monkeypatch.setattr(bench, "SOLVER_TILES", (9,))
+    monkeypatch.setattr(bench, "THROUGHPUT_CASES", {"shutbox": (2,)})
+    seen = []
+    result = bench.run(bench.QUICK, lambda step, n: seen.append((step.key, n)))
+    assert result["ismcts"] == {"catbox": None, "catopomp": None}
+    assert "no such game yet" in result["missing"]["ismcts.catbox"]
+    assert result["throughput"]["shutbox"]["2"] > 0
+    assert sum(n for _, n in seen) == bench.total_repeats(bench.QUICK)
+
+
+def test_table_output_names_the_machine():
+    proc = run_cli("bench", "--quick", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert bench.cpu_name().split()[0] in proc.stdout
+    assert "pass" in proc.stdout or "fail" in proc.stdout

@@ -1,0 +1,102 @@
+"""`nekobako play` over plain pipes: a scripted full game, bad input refused, EOF saves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from nekobako.engine import Record, replay
+
+from .conftest import run_cli
+
+FIRST_ALWAYS = "1\n" * 2000  # more answers than any Shut the Box game needs
+
+
+def play(tmp_path: Path, script: str, *extra: str, name: str = "game.json"):
+    path = tmp_path / name
+    proc = run_cli(
+        "play",
+        "shutbox",
+        "--players",
+        "2",
+        "--seed",
+        "11",
+        "--bots",
+        "greedy",
+        "--record",
+        str(path),
+        *extra,
+        input=script,
+    )
+    return proc, path
+
+
+def test_scripted_full_game_ends_with_results_and_a_replayable_record(tmp_path):
+    proc, path = play(tmp_path, FIRST_ALWAYS)
+    assert proc.returncode == 0, proc.stderr
+    assert "Game over" in proc.stdout
+    assert "Your legal actions" in proc.stdout
+    record = json.loads(path.read_text())
+    assert record["game"] == "shutbox" and record["players"] == 2 and record["seed"] == 11
+    assert record["seats"] == ["human", "greedy"]
+    state = replay(Record.from_json(record))
+    assert state.is_over()
+    assert state.winners()
+    assert any(entry.startswith("0: ") for entry in record["actions"])
+
+
+def test_bad_input_is_answered_and_changes_nothing(tmp_path):
+    clean, clean_path = play(tmp_path, FIRST_ALWAYS, name="clean.json")
+    assert clean.returncode == 0, clean.stderr
+    junk = "foo bar\n999\nshut 1 2 3 4 5 6 7 8 9\n0\n\n?\nboard\n"
+    noisy, noisy_path = play(tmp_path, junk + FIRST_ALWAYS, name="noisy.json")
+    assert noisy.returncode == 0, noisy.stderr
+    assert "Not understood" in noisy.stdout  # malformed notation: the engine's reason
+    assert "There is no action numbered 999" in noisy.stdout
+    assert "Not allowed" in noisy.stdout  # well-formed but illegal now
+    assert "notation" in noisy.stdout  # the help text
+    # The same seed and the same real decisions give the same game: refused input left no trace.
+    assert json.loads(noisy_path.read_text())["actions"] == json.loads(clean_path.read_text())["actions"]
+
+
+def test_input_in_notation_is_accepted(tmp_path):
+    proc, path = play(tmp_path, "roll\n", "--seat", "1")
+    assert proc.returncode == 0, proc.stderr
+    actions = json.loads(path.read_text())["actions"]
+    assert "1: roll" in actions
+
+
+def test_end_of_input_saves_the_game_so_far(tmp_path):
+    proc, path = play(tmp_path, "1\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "End of input" in proc.stdout
+    state = replay(Record.from_json(path.read_text()))
+    assert not state.is_over()
+    shown = run_cli("replay", str(path))
+    assert shown.returncode == 0 and "in progress" in shown.stdout
+
+
+def test_default_record_path_is_under_records(tmp_path):
+    proc = run_cli("play", "shutbox", "--players", "2", "--seed", "4", "--bots", "random", input="", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    saved = list((tmp_path / "records").glob("shutbox-*-s4.json"))
+    assert len(saved) == 1
+
+
+def test_japanese_text(tmp_path):
+    proc, _ = play(tmp_path, "1\n", "--lang", "ja")
+    assert "あなたの手" in proc.stdout
+
+
+def test_bad_arguments_exit_non_zero(tmp_path):
+    for args in (
+        ("play", "chess", "--players", "2"),
+        ("play", "shutbox", "--players", "2", "--seat", "5"),
+        ("play", "shutbox", "--players", "2", "--bots", "nobody"),
+        ("play", "shutbox", "--players", "2", "--options", "tiles=7"),
+        ("play", "shutbox", "--players", "3", "--bots", "random,random,random"),
+    ):
+        proc = run_cli(*args, "--record", str(tmp_path / "x.json"))
+        assert proc.returncode != 0, args
+        assert "error" in proc.stderr.lower(), (args, proc.stderr)
+        assert not (tmp_path / "x.json").exists()

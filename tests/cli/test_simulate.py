@@ -1,0 +1,136 @@
+"""`nekobako simulate`: the same seed gives the same results whatever the worker count, the figures
+add up, seats rotate, and every written record replays to the game that was counted."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from nekobako.engine import Record, replay
+from nekobako.sim.runner import BotSpec, GameTask, derive_seed, parse_bots, run_games
+from nekobako.sim.stats import summarize, wilson
+
+from .conftest import run_cli
+
+
+def simulate_json(*args: str) -> dict:
+    proc = run_cli("simulate", *args, "--json")
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_same_seed_same_results_with_one_or_two_workers():
+    args = ("shutbox", "--players", "3", "--bots", "greedy,random,random", "--games", "30", "--seed", "9")
+    one = simulate_json(*args, "--workers", "1")
+    two = simulate_json(*args, "--workers", "2")
+    assert one == two
+    other_seed = simulate_json(*args[:-1], "10", "--workers", "2")
+    assert other_seed["bots"] != one["bots"]  # the seed really matters
+
+
+def test_runner_results_identical_in_process_and_in_workers():
+    specs = parse_bots("greedy,random", 2)
+    tasks = [GameTask("shutbox", 2, specs, {}, 5, i) for i in range(12)]
+    serial = run_games(tasks, workers=1)
+    parallel = run_games(tasks, workers=2)
+    assert [r.record for r in serial] == [r.record for r in parallel]
+    assert [r.index for r in parallel] == list(range(12))
+
+
+def test_numbers_add_up_and_seats_rotate():
+    games = 40
+    report = simulate_json(
+        "shutbox", "--players", "4", "--bots", "greedy,random,random,random", "--games", str(games), "--workers", "2"
+    )
+    assert report["games"] == games
+    assert sum(row["wins"] for row in report["bots"]) == pytest.approx(games)
+    assert sum(row["wins"] for row in report["seats"]) == pytest.approx(games)
+    for row in report["bots"]:
+        low, high = row["ci95"]
+        assert 0 <= low <= row["win_rate"] <= high <= 1
+        assert 0 <= row["shut_rate"] <= 1
+        assert row["mean_score"] >= 0
+    specs = parse_bots("a,b,c,d", 4)
+    seatings = [GameTask("shutbox", 4, specs, {}, 0, i).seating() for i in range(4)]
+    for seat in range(4):  # over 4 games every entry sits once in every seat
+        assert sorted(s[seat] for s in seatings) == [0, 1, 2, 3]
+    for seating in seatings:
+        assert sorted(seating) == [0, 1, 2, 3]
+
+
+def test_records_replay_to_the_counted_games(tmp_path):
+    out = tmp_path / "records"
+    proc = run_cli(
+        "simulate",
+        "shutbox",
+        "--players",
+        "2",
+        "--bots",
+        "greedy,random",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--workers",
+        "2",
+        "--records",
+        str(out),
+        "--options",
+        "tiles=10 scoring=count",
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "win rate" in proc.stdout and "95% interval" in proc.stdout
+    files = sorted(out.glob("*.json"))
+    assert len(files) == 6
+    specs = parse_bots("greedy,random", 2)
+    results = run_games([GameTask("shutbox", 2, specs, {"tiles": 10, "scoring": "count"}, 3, i) for i in range(6)])
+    for path, result in zip(files, results, strict=True):
+        data = json.loads(path.read_text())
+        assert data["options"]["tiles"] == 10 and data["options"]["scoring"] == "count"
+        state = replay(Record.from_json(data))
+        assert state.is_over()
+        assert state.scores() == result.scores
+        assert data["seed"] == derive_seed(3, result.index)
+
+
+def test_summary_counts_shared_wins_as_shares():
+    specs = (BotSpec("a"), BotSpec("b"))
+    results = run_games([GameTask("shutbox", 2, parse_bots("random", 2), {}, 1, i) for i in range(20)])
+    summary = summarize(results, specs)
+    expected = [0.0, 0.0]
+    for r in results:
+        for seat, entry in enumerate(r.seating):
+            expected[entry] += r.returns[seat]
+    assert [row["wins"] for row in summary["bots"]] == pytest.approx(expected)
+
+
+def test_wilson_interval():
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+    assert wilson(3, 10)[1] - wilson(3, 10)[0] > wilson(300, 1000)[1] - wilson(300, 1000)[0]
+
+
+def test_bot_spec_text():
+    spec = BotSpec.parse("ismcts:iterations=200:exploration=0.5")
+    assert spec.level == "ismcts" and dict(spec.params) == {"iterations": 200, "exploration": 0.5}
+    assert spec.label == "ismcts:iterations=200:exploration=0.5"
+    assert len(parse_bots("greedy", 3)) == 3
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("chess", "--players", "2"),
+        ("shutbox", "--players", "2", "--bots", "greedy,random,random"),
+        ("shutbox", "--players", "2", "--bots", "nonsense"),
+        ("shutbox", "--players", "2", "--games", "0"),
+        ("shutbox", "--players", "2", "--options", "tiles=11"),
+        ("shutbox", "--players", "2", "--bots", "ismcts:speed=9"),
+    ],
+)
+def test_bad_arguments(args):
+    proc = run_cli("simulate", *args)
+    assert proc.returncode != 0
+    assert "error" in proc.stderr.lower()
