@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from nekobako.engine import Record, replay
+import pytest
+
+from nekobako.engine import Record, get_game, replay
 
 from .conftest import run_cli
 
@@ -100,3 +102,29 @@ def test_bad_arguments_exit_non_zero(tmp_path):
         assert proc.returncode != 0, args
         assert "error" in proc.stderr.lower(), (args, proc.stderr)
         assert not (tmp_path / "x.json").exists()
+
+
+@pytest.mark.parametrize(("game", "players"), [("shutbox", 4), ("catbox", 2), ("catbox", 4), ("catopomp", 3)])
+def test_every_game_plays_to_the_end_with_its_own_board(tmp_path, game, players):
+    try:
+        get_game(game)
+    except (ImportError, AttributeError) as exc:
+        pytest.skip(f"{game} is not written yet: {exc}")
+    path = tmp_path / f"{game}.json"
+    proc = run_cli(
+        "play",
+        game,
+        "--players",
+        str(players),
+        "--seed",
+        "1",
+        "--bots",
+        "random",
+        "--record",
+        str(path),
+        input="1\n" * 5000,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Game over" in proc.stdout
+    assert "(plain view" not in proc.stdout  # the game's own drawing worked at every step
+    assert replay(Record.from_json(path.read_text())).is_over()

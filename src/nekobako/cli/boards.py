@@ -60,6 +60,7 @@ WORDS = {
         "no": "no",
         "board": "research board",
         "side": "side",
+        "legend": "●n token of seat n · ◆ observed · ■ blocker · × colour declared void",
     },
     "ja": {
         "seat": "席",
@@ -100,6 +101,7 @@ WORDS = {
         "no": "いいえ",
         "board": "研究ボード",
         "side": "面",
+        "legend": "●n 席nのトークン · ◆ 観測済 · ■ ブロッカー · × その色は無し",
     },
 }
 
@@ -192,15 +194,16 @@ def render_shutbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> 
 
 # -- Cat in the Box --------------------------------------------------------------------------------
 def _cell(number: Any, content: Any) -> Text:
+    """A research-board cell, 4 characters wide whatever it holds (readable without colour)."""
     if content is None:
-        return Text(f"{number:>2}", style="dim")
+        return Text(f"{number:>2}  ", style="dim")
     if content == "observed":
-        return Text(f"{number:>2}◆", style="bold white")
+        return Text(f"{number:>2}◆ ", style="bold white")
     if content == "blocker":
-        return Text(f"{number:>2}■", style="bold white")
+        return Text(f"{number:>2}■ ", style="bold white")
     if isinstance(content, int):
         return Text(f"{number:>2}●{content}", style=SEAT_STYLES[content % len(SEAT_STYLES)])
-    return Text(f"{number:>2}?{content}")
+    return Text(f"{number:>2}?{str(content)[:1]}")
 
 
 def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
@@ -211,7 +214,7 @@ def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> R
     rows = layout["rows"]
     board = view["board"]
     grid = Table(
-        title=f"{w['board']} ({w['side']}: {layout.get('side', '?')})  ● token  ◆ observed  ■ blocker",
+        title=f"{w['board']} ({w['side']}: {layout.get('side', '?')})",
         show_header=False,
         box=None,
         padding=(0, 1),
@@ -242,8 +245,10 @@ def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> R
         xs = Text()
         for colour in rows:
             covered = (x_tokens[seat] or {}).get(colour, True)
-            label = colour_names.get(colour, colour)[:1].upper() if lang != "ja" else colour_names.get(colour, colour)
-            xs.append(label + " ", style=COLOURS.get(colour, "") if covered else "dim strike")
+            label = colour_names.get(colour, colour)
+            label = label if lang == "ja" else label[:1].upper()
+            style = COLOURS.get(colour, "") if covered else "dim"
+            xs.append((label if covered else "×" * len(label)) + " ", style=style)
         people.add_row(
             name,
             _fmt(predictions[seat]),
@@ -254,7 +259,7 @@ def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> R
             _fmt(scores[seat]),
         )
 
-    lines: list[RenderableType] = [grid, people]
+    lines: list[RenderableType] = [grid, Text(w["legend"], style="dim"), people]
     trick = Text(w["trick"] + ": ")
     for play in view.get("trick") or []:
         colour = play.get("colour")
