@@ -1,0 +1,6 @@
+"""Catopomp: heaven hands, public hell areas, dice boosts and soul gems (rules/catopomp.md)."""
+
+from .game import GAME, CatopompGame
+from .state import CatopompState
+
+__all__ = ["GAME", "CatopompGame", "CatopompState"]

@@ -1,0 +1,322 @@
+"""Action values and the notation of rules §9.
+
+Every action is interned: one object per canonical text, so legal lists compare by identity
+and building them allocates nothing new after warm-up. `str(action)` is the canonical text;
+`parse_action` accepts the same words in any card order and returns the interned value.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...engine import MalformedAction, check_text
+from .cards import CATLETON, MAX_NUMBER, MITCH, card_text, parse_card
+
+# action kinds (dispatch codes)
+START, DEAL, ROLL, SPARE, PLAY, BURY, PASS, GIVE, DISCARD, KEEP = range(10)
+
+# combination kinds
+SINGLE, RUN, SET = "single", "run", "set"
+
+
+class Action:
+    """Base of all actions: immutable, compared by identity (values are interned)."""
+
+    __slots__ = ("kind", "text")
+
+    def __init__(self, kind: int, text: str):
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "text", text)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("actions are immutable")
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"<{self.text}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (parse_action, (self.text,))
+
+
+class Simple(Action):
+    """`start N`, `spare F`, `bury N`, `give N`, `discard N`, `pass`, `keep`: one kind, one number."""
+
+    __slots__ = ("arg",)
+
+    def __init__(self, kind: int, text: str, arg: int):
+        super().__init__(kind, text)
+        object.__setattr__(self, "arg", arg)
+
+
+class Deal(Action):
+    """`deal 1 1 4 … | 2 3 … | …`: the hands in seat order (chance). Not interned (one per round)."""
+
+    __slots__ = ("hands",)
+
+    def __init__(self, hands: tuple[tuple[int, ...], ...]):
+        hands = tuple(tuple(sorted(h)) for h in hands)
+        super().__init__(DEAL, "deal " + " | ".join(" ".join(card_text(c) for c in h) for h in hands))
+        object.__setattr__(self, "hands", hands)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Deal) and other.hands == self.hands
+
+    def __hash__(self) -> int:
+        return hash(self.hands)
+
+
+class Roll(Action):
+    """`dice 3 5 6 1`: the central dice faces (chance), kept in the order written."""
+
+    __slots__ = ("faces",)
+
+    def __init__(self, faces: tuple[int, ...]):
+        super().__init__(ROLL, " ".join(["dice", *map(str, faces)]))
+        object.__setattr__(self, "faces", faces)
+
+
+class Play(Action):
+    """A play from the hand (`play …`) or the hell area (`hell …`), with its combination.
+
+    `cards` are the cards leaving the source, sorted (numbers, then M, then C); `mitch_as` of the
+    Mitches count as the dice card's number; `dice` are central faces used, `spare` the own spare
+    die's face (0: none); `swap` is the hell number a Cat-leton is swapped for (0: none).
+    """
+
+    __slots__ = (
+        "cards",
+        "combo",
+        "dice",
+        "dice_value",
+        "hell",
+        "mitch_as",
+        "rank",
+        "size",
+        "spare",
+        "strength",
+        "swap",
+        "table_cards",
+        "values",
+    )
+
+    def __init__(self, hell: bool, cards: tuple[int, ...], mitch_as: int, dice: tuple[int, ...], spare: int, swap: int):
+        numbers = [c for c in cards if c <= MAX_NUMBER]
+        mitches = cards.count(MITCH)
+        catletons = cards.count(CATLETON)
+        boosted = bool(dice) or bool(spare)
+        dice_value = sum(dice) + spare if boosted else 0
+        if mitch_as > mitches:
+            raise MalformedAction("more M= than Mitch cards")
+        if mitch_as and not boosted:
+            raise MalformedAction("Mitch counts as a number (M=…) only in a play with a dice boost")
+        if swap and not catletons:
+            raise MalformedAction("a swap needs a Cat-leton (C) in the play")
+        if swap and hell:
+            raise MalformedAction("Cat-leton may be swapped only in a play from the hand")
+        if len(dice) + (1 if spare else 0) > 2:
+            raise MalformedAction("a dice boost uses one or two dice")
+        values = (
+            numbers
+            + [0] * (mitches - mitch_as)
+            + [dice_value] * mitch_as
+            + [0] * (catletons - (1 if swap else 0))
+            + ([swap] if swap else [])
+            + ([dice_value] if boosted else [])
+        )
+        values.sort()
+        size = len(values)
+        if not cards:
+            raise MalformedAction("a play needs at least one card (dice cannot be played alone)")
+        if size > 4:
+            raise MalformedAction("a play has at most 4 cards")
+        if size == 1:
+            combo = SINGLE
+        elif values[0] == values[-1]:
+            combo = SET
+        elif all(values[i + 1] == values[i] + 1 for i in range(size - 1)):
+            combo = RUN
+        else:
+            shown = "-".join(map(str, values))
+            raise MalformedAction(f"{shown} is neither a run nor a set")
+        rank = values[-1]
+        words = ["hell" if hell else "play"]
+        words += [str(n) for n in numbers]
+        words += ["M"] * (mitches - mitch_as)
+        words += [f"M={dice_value}"] * mitch_as
+        words += ["C"] * catletons
+        if boosted:
+            suffix = f"+s{spare}" if spare else ""
+            if dice:
+                suffix += "+d" + "+".join(map(str, dice))
+            words.append(suffix)
+        if swap:
+            words += ["swap", str(swap)]
+        super().__init__(PLAY, " ".join(words))
+        table_cards = list(cards)
+        if swap:
+            table_cards.remove(CATLETON)
+            table_cards.append(swap)
+            table_cards.sort()
+        for name, value in (
+            ("hell", hell),
+            ("cards", cards),
+            ("mitch_as", mitch_as),
+            ("dice", dice),
+            ("spare", spare),
+            ("swap", swap),
+            ("dice_value", dice_value),
+            ("values", tuple(values)),
+            ("size", size),
+            ("combo", combo),
+            ("rank", rank),
+            ("strength", size * 64 + (32 if combo == SET else 0) + rank),
+            ("table_cards", tuple(table_cards)),
+        ):
+            object.__setattr__(self, name, value)
+
+
+def strength(size: int, combo: str, rank: int) -> int:
+    """Rules §3 as one integer: size first, then set over run, then the (highest) number."""
+    return size * 64 + (32 if combo == SET else 0) + rank
+
+
+_PLAYS: dict[tuple[bool, tuple[int, ...], int, tuple[int, ...], int, int], Play] = {}
+
+
+def play(
+    hell: bool, cards: tuple[int, ...], mitch_as: int = 0, dice: tuple[int, ...] = (), spare: int = 0, swap: int = 0
+) -> Play:
+    """The interned play (cards sorted, dice faces ascending). Raises `MalformedAction`."""
+    key = (hell, cards, mitch_as, dice, spare, swap)
+    found = _PLAYS.get(key)
+    if found is None:
+        found = _PLAYS[key] = Play(*key)
+    return found
+
+
+PLAYS_BY_KEY = _PLAYS
+"""For the generator: it looks plays up by key directly (the hot path)."""
+
+
+PASS_ACTION = Simple(PASS, "pass", 0)
+KEEP_ACTION = Simple(KEEP, "keep", 0)
+SPARES = {face: Simple(SPARE, f"spare {face}", face) for face in range(1, 7)}
+BURIES = {c: Simple(BURY, f"bury {card_text(c)}", c) for c in range(1, CATLETON + 1)}
+GIVES = {c: Simple(GIVE, f"give {card_text(c)}", c) for c in range(1, CATLETON + 1)}
+DISCARDS = {c: Simple(DISCARD, f"discard {card_text(c)}", c) for c in range(1, CATLETON + 1)}
+STARTS: dict[int, Simple] = {seat: Simple(START, f"start {seat}", seat) for seat in range(8)}
+_ROLLS: dict[tuple[int, ...], Roll] = {}
+
+
+def roll(faces: tuple[int, ...]) -> Roll:
+    found = _ROLLS.get(faces)
+    if found is None:
+        found = _ROLLS[faces] = Roll(faces)
+    return found
+
+
+_DICE = re.compile(r"\+(?:s([1-6]))?(?:\+?d([1-6])(?:\+([1-6]))?)?")
+_MITCH_AS = re.compile(r"[Mm]=(\d+)")
+
+
+def _face(word: str) -> int:
+    if word.isdigit() and 1 <= int(word) <= 6:
+        return int(word)
+    raise MalformedAction(f"{word!r} is not a die face (1–6)")
+
+
+def _one_card(words: list[str], what: str) -> int:
+    if len(words) != 2:
+        raise MalformedAction(f"write {what} followed by one card, e.g. '{what} 7'")
+    if words[1].isdigit() and int(words[1]) == 0:
+        raise MalformedAction("there is no card 0; write M (Mdm Mitch) or C (Cat-leton)")
+    return parse_card(words[1])
+
+
+def parse_action(text: str) -> Action:
+    """Canonical notation → interned action. Raises `MalformedAction` saying what is wrong."""
+    words = check_text(text)
+    head = words[0].lower()
+    if head in ("play", "hell"):
+        return _parse_play(head == "hell", words[1:])
+    if head == "pass" and len(words) == 1:
+        return PASS_ACTION
+    if head == "keep" and len(words) == 1:
+        return KEEP_ACTION
+    if head == "bury":
+        return BURIES[_one_card(words, "bury")]
+    if head == "give":
+        return GIVES[_one_card(words, "give")]
+    if head == "discard":
+        return DISCARDS[_one_card(words, "discard")]
+    if head == "spare":
+        if len(words) != 2:
+            raise MalformedAction("write 'spare F' with the face F (1–6) of your spare die")
+        return SPARES[_face(words[1])]
+    if head == "start":
+        if len(words) != 2 or not words[1].isdigit() or int(words[1]) >= len(STARTS):
+            raise MalformedAction("write 'start N' with the seat number N of the first start player")
+        return STARTS[int(words[1])]
+    if head == "dice":
+        return roll(tuple(_face(w) for w in words[1:]))
+    if head == "deal":
+        hands: list[list[int]] = [[]]
+        for word in words[1:]:
+            if word == "|":
+                hands.append([])
+            else:
+                hands[-1].append(parse_card(word))
+        return Deal(tuple(tuple(h) for h in hands))
+    raise MalformedAction(
+        f"cannot read {text!r}; actions are: play …, hell …, bury N, pass, give N, discard N, keep, spare F"
+    )
+
+
+def _parse_play(hell: bool, words: list[str]) -> Play:
+    cards: list[int] = []
+    mitch_values: list[int] = []
+    dice: tuple[int, ...] = ()
+    spare = 0
+    swap = 0
+    boosted = False
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word.lower() == "swap":
+            if swap or i + 1 >= len(words):
+                raise MalformedAction("write one 'swap N' with the number N of your hell card")
+            swap = parse_card(words[i + 1])
+            if swap > MAX_NUMBER:
+                raise MalformedAction("Cat-leton may be swapped only for a numbered hell card")
+            i += 2
+            continue
+        if word.startswith("+"):
+            match = _DICE.fullmatch(word)
+            if boosted or not match or not (match.group(1) or match.group(2)):
+                raise MalformedAction(f"{word!r}: a dice boost is written +d5, +d2+3, +s4 or +s4+d2, once per play")
+            boosted = True
+            spare = int(match.group(1) or 0)
+            dice = tuple(sorted(int(g) for g in match.group(2, 3) if g))
+            if spare and len(dice) > 1:
+                raise MalformedAction("a dice boost uses one or two dice")
+        elif (m := _MITCH_AS.fullmatch(word)) is not None:
+            cards.append(MITCH)
+            mitch_values.append(int(m.group(1)))
+        else:
+            if word.isdigit() and int(word) == 0:
+                raise MalformedAction("there is no card 0; write M (Mdm Mitch) or C (Cat-leton)")
+            cards.append(parse_card(word))
+        i += 1
+    if not cards:
+        raise MalformedAction("a play needs at least one card")
+    dice_value = sum(dice) + spare
+    for value in mitch_values:
+        if value != dice_value:
+            shown = dice_value or "no dice"
+            raise MalformedAction(f"M={value}: Mitch may count only as the dice card's number ({shown})")
+    cards.sort()
+    return play(hell, tuple(cards), len(mitch_values), dice, spare, swap)

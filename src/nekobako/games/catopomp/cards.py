@@ -1,0 +1,69 @@
+"""Cards as small integers, so hands, hell areas and the deck are count lists indexed by card.
+
+Numbered cards are their number (1–20). The two extra cards of §7 both count as 0 but are
+different cards, so they get their own slots after the highest possible number. Every count list
+in the game has `SLOTS` entries (index 0 is unused: there is no plain 0 card).
+"""
+
+from __future__ import annotations
+
+from ...engine import MalformedAction
+
+MAX_NUMBER = 20
+MITCH = 21
+CATLETON = 22
+SLOTS = 23
+EXTRAS = (MITCH, CATLETON)
+
+_TEXT = {MITCH: "M", CATLETON: "C"}
+_PARSE = {"M": MITCH, "C": CATLETON, "m": MITCH, "c": CATLETON}
+
+
+def card_text(card: int) -> str:
+    """`7`, `M` (Mdm Mitch) or `C` (Cat-leton)."""
+    return _TEXT.get(card) or str(card)
+
+
+def card_json(card: int) -> int | str:
+    return _TEXT.get(card) or card
+
+
+def parse_card(word: str) -> int:
+    """One card word of the notation; raises `MalformedAction`."""
+    card = _PARSE.get(word)
+    if card is not None:
+        return card
+    if word.isdigit() and 1 <= int(word) <= MAX_NUMBER:
+        return int(word)
+    raise MalformedAction(f"{word!r} is not a card (a number 1–{MAX_NUMBER}, M or C)")
+
+
+def card_from_json(value: object) -> int:
+    if isinstance(value, bool):
+        raise MalformedAction(f"{value!r} is not a card")
+    if isinstance(value, int):
+        value = str(value)
+    if not isinstance(value, str):
+        raise MalformedAction(f"{value!r} is not a card")
+    return parse_card(value)
+
+
+def value_of(card: int) -> int:
+    """The number a card counts as by itself (extras count as 0)."""
+    return 0 if card > MAX_NUMBER else card
+
+
+def counts_of(cards: list[int] | tuple[int, ...]) -> list[int]:
+    counts = [0] * SLOTS
+    for card in cards:
+        counts[card] += 1
+    return counts
+
+
+def cards_of(counts: list[int]) -> list[int]:
+    """Sorted card list (numbers ascending, then M, then C) from a count list."""
+    out: list[int] = []
+    for card in range(1, SLOTS):
+        if counts[card]:
+            out.extend([card] * counts[card])
+    return out

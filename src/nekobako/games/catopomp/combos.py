@@ -1,0 +1,176 @@
+"""Legal play generation: every combination stronger than the table, each exactly once.
+
+Plays are built from counts per card, grouped by size, kind and number, and only where the
+strength can beat the table (rules §3), so no combination is produced and then thrown away.
+For each value a combination needs, the ways to supply it are: a card of that number, an extra
+card counted as 0, the dice card (at most one per play), Mitch counted as the dice number, or a
+Cat-leton swapped for a hell card (hand plays only, at most one per play). Distinct ways give
+distinct notation, so the output has no duplicates by construction (tests check it anyway).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from .actions import PLAYS_BY_KEY, Play, play
+from .cards import CATLETON, MITCH
+
+DiceSpecs = dict[int, tuple[tuple[tuple[int, ...], int], ...]]
+"""Dice card value → the ways to make it: (central faces ascending, own spare face or 0)."""
+
+
+@cache
+def dice_specs(centre: tuple[int, ...], spare: int) -> DiceSpecs:
+    """Dice cards a player may add, from the central face counts (index 1–6) and their spare die."""
+    by_value: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+    faces = [f for f in range(1, 7) if centre[f]]
+    for i, f in enumerate(faces):
+        by_value.setdefault(f, []).append(((f,), 0))
+        if centre[f] >= 2:
+            by_value.setdefault(2 * f, []).append(((f, f), 0))
+        for g in faces[i + 1 :]:
+            by_value.setdefault(f + g, []).append(((f, g), 0))
+    if spare:
+        by_value.setdefault(spare, []).append(((), spare))
+        for f in faces:
+            by_value.setdefault(spare + f, []).append(((f,), spare))
+    return {v: tuple(specs) for v, specs in by_value.items()}
+
+
+def _add(out: list[Play], key: tuple) -> None:
+    found = PLAYS_BY_KEY.get(key)
+    out.append(found if found is not None else play(*key))
+
+
+def generate(
+    out: list[Play],
+    hell: bool,
+    cnt: list[int],
+    min_size: int,
+    max_size: int,
+    threshold: int,
+    specs: DiceSpecs | None,
+    swaps: tuple[int, ...],
+    max_value: int,
+) -> None:
+    """Append to `out` every play from the source counts `cnt` stronger than `threshold`.
+
+    `min_size` is 2 for hell plays while the hand is not empty; `specs` is None once the player's
+    boost is used; `swaps` lists the numbers of hell cards a hand Cat-leton may be swapped for.
+    """
+    specs = specs or {}
+    mitches = cnt[MITCH]
+    catletons = cnt[CATLETON]
+    swappable = set(swaps) if catletons else set()
+    for n in range(max(min_size, 1), max_size + 1):
+        base = n * 64
+        if base + 63 <= threshold:
+            continue
+        if n == 1:
+            _singles(out, hell, cnt, threshold, swappable, max_value)
+            continue
+        # sets of n
+        set_base = base + 32
+        if set_base > threshold:
+            _zero_sets(out, hell, n, mitches, catletons)
+        for v in range(max(1, threshold - set_base + 1), max_value + 1):
+            have = cnt[v]
+            dice_here = specs.get(v, ())
+            swap_here = v in swappable
+            if have == 0 and not dice_here and not swap_here:
+                continue
+            for d in (0, 1) if dice_here else (0,):
+                for s in (0, 1) if swap_here else (0,):
+                    rest = n - d - s
+                    if rest < 0:
+                        continue
+                    for ma in range(min(mitches, rest) + 1 if d else 1):
+                        a = rest - ma
+                        if a > have:
+                            continue
+                        cards = (v,) * a + (MITCH,) * ma + ((CATLETON,) if s else ())
+                        if not cards:
+                            continue
+                        sw = v if s else 0
+                        if d:
+                            for faces, spare in dice_here:
+                                _add(out, (hell, cards, ma, faces, spare, sw))
+                        else:
+                            _add(out, (hell, cards, 0, (), 0, sw))
+        # runs of n: values lo..hi
+        for hi in range(max(n - 1, threshold - base + 1), max_value + 1):
+            _runs(out, hell, cnt, n, hi - n + 1, specs, swappable, mitches, catletons)
+
+
+def _singles(out: list[Play], hell: bool, cnt: list[int], threshold: int, swappable: set[int], max_value: int) -> None:
+    if threshold < 64:
+        if cnt[MITCH]:
+            _add(out, (hell, (MITCH,), 0, (), 0, 0))
+        if cnt[CATLETON]:
+            _add(out, (hell, (CATLETON,), 0, (), 0, 0))
+    for v in range(max(1, threshold - 64 + 1), max_value + 1):
+        if cnt[v]:
+            _add(out, (hell, (v,), 0, (), 0, 0))
+        if v in swappable:
+            _add(out, (hell, (CATLETON,), 0, (), 0, v))
+
+
+def _zero_sets(out: list[Play], hell: bool, n: int, mitches: int, catletons: int) -> None:
+    """Sets of 0s made of Mitches and Cat-letons counted as 0."""
+    for i in range(max(0, n - catletons), min(mitches, n) + 1):
+        _add(out, (hell, (MITCH,) * i + (CATLETON,) * (n - i), 0, (), 0, 0))
+
+
+def _runs(
+    out: list[Play],
+    hell: bool,
+    cnt: list[int],
+    n: int,
+    lo: int,
+    specs: DiceSpecs,
+    swappable: set[int],
+    mitches: int,
+    catletons: int,
+) -> None:
+    """Runs lo..lo+n-1: at most one position from the dice, one from a swap; 0 from M or C."""
+    values = range(lo, lo + n)
+    missing = [x for x in values if x > 0 and not cnt[x]]
+    if len(missing) > 2:
+        return
+    zero_tokens: tuple[int, ...] = ()
+    if lo == 0:
+        zero_tokens = ((MITCH,) if mitches else ()) + ((CATLETON,) if catletons else ())
+        if not zero_tokens:
+            return
+    numbered = [x for x in values if x > 0]
+    # choose the dice position (None or a value) and the swap position (None or a value)
+    dice_choices: list[int] = [0]
+    swap_choices: list[int] = [0]
+    for x in numbered:
+        if x in specs:
+            dice_choices.append(x)
+        if x in swappable:
+            swap_choices.append(x)
+    for dx in dice_choices:
+        for sx in swap_choices:
+            if sx and sx == dx:
+                continue
+            if any(x != dx and x != sx for x in missing):
+                continue
+            cards_num = tuple(x for x in numbered if x != dx and x != sx)
+            for z in zero_tokens or (0,):
+                if z == CATLETON and sx and catletons < 2:
+                    continue
+                tail: tuple[int, ...] = ()
+                if z == MITCH:
+                    tail = (MITCH,)
+                elif z == CATLETON:
+                    tail = (CATLETON,)
+                if sx:
+                    tail = (*tail, CATLETON)
+                cards = cards_num + tail
+                if dx:
+                    for faces, spare in specs[dx]:
+                        _add(out, (hell, cards, 0, faces, spare, sx))
+                else:
+                    _add(out, (hell, cards, 0, (), 0, sx))

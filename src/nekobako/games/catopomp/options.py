@@ -1,0 +1,196 @@
+"""The table options of rules §1 and the per-table constants derived from them.
+
+Several numbers are house defaults (the publisher's rulebook was not available): they live here
+once, as option defaults, and changing an option changes nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from ...engine import InvalidOptions, Options, OptionSpec
+from .cards import CATLETON, MAX_NUMBER, MITCH, SLOTS
+
+DEFAULT_DECK: tuple[tuple[int, int], ...] = tuple((n, 4) for n in range(1, 13))
+"""House default: numbers 1–12, four copies each (48 cards)."""
+
+MAX_COPIES = 8
+
+
+def _bi(en: str, ja: str) -> str:
+    return f"{en} / {ja}"
+
+
+def parse_deck(raw: Any) -> tuple[tuple[int, int], ...]:
+    """A deck is a list of (number, copies). Text forms: `1-12x4`, `1:4,2:4,5-9x2`."""
+    pairs: list[tuple[int, int]] = []
+    if isinstance(raw, str):
+        for part in raw.replace(" ", "").split(","):
+            match = re.fullmatch(r"(\d+)(?:-(\d+))?[x:](\d+)", part)
+            if not match:
+                raise InvalidOptions(
+                    _bi(
+                        f"option 'deck': cannot read {part!r}; write e.g. 1-12x4 or 1:4,2:4",
+                        f"デッキ指定 {part!r} を読めません（例: 1-12x4）",
+                    )
+                )
+            lo = int(match.group(1))
+            hi = int(match.group(2) or lo)
+            pairs.extend((n, int(match.group(3))) for n in range(lo, hi + 1))
+    elif isinstance(raw, (list, tuple)):
+        for item in raw:
+            if (
+                not isinstance(item, (list, tuple))
+                or len(item) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in item)
+            ):
+                raise InvalidOptions(
+                    _bi(
+                        f"option 'deck': {item!r} is not a [number, copies] pair",
+                        f"デッキの {item!r} は [数字, 枚数] ではありません",
+                    )
+                )
+            pairs.append((item[0], item[1]))
+    else:
+        raise InvalidOptions(_bi("option 'deck' must be a list of [number, copies]", "デッキは[数字,枚数]のリスト"))
+    seen: set[int] = set()
+    for number, copies in pairs:
+        if not 1 <= number <= MAX_NUMBER:
+            raise InvalidOptions(
+                _bi(
+                    f"option 'deck': card numbers go from 1 to {MAX_NUMBER}, not {number}",
+                    f"カードの数字は1〜{MAX_NUMBER}です（{number}は不可）",
+                )
+            )
+        if not 1 <= copies <= MAX_COPIES:
+            raise InvalidOptions(
+                _bi(
+                    f"option 'deck': 1 to {MAX_COPIES} copies of a number, not {copies}",
+                    f"各数字の枚数は1〜{MAX_COPIES}枚です（{copies}は不可）",
+                )
+            )
+        if number in seen:
+            raise InvalidOptions(_bi(f"option 'deck': number {number} is listed twice", f"数字{number}が重複"))
+        seen.add(number)
+    if len(pairs) < 2:
+        raise InvalidOptions(_bi("option 'deck' needs at least two numbers", "デッキには2種類以上の数字が必要です"))
+    return tuple(sorted(pairs))
+
+
+OPTION_SPECS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "deck",
+        DEFAULT_DECK,
+        parse=parse_deck,
+        help_en="Numbered cards as (number, copies). House default: 1–12, four copies each.",
+        help_ja="数字カードの構成（数字, 枚数）。ハウス既定: 1〜12を各4枚。",
+    ),
+    OptionSpec(
+        "hand_size",
+        10,
+        choices=tuple(range(5, 17)),
+        help_en="Cards dealt to each player (house default 10); undealt cards stay hidden and unused.",
+        help_ja="各プレイヤーへの配り枚数（ハウス既定10）。残りは伏せたまま使いません。",
+    ),
+    OptionSpec(
+        "dice",
+        lambda players: players + 1,
+        choices=tuple(range(2, 9)),
+        help_en="Dice in the game (house default: players + 1).",
+        help_ja="ダイスの総数（ハウス既定: 人数+1）。",
+    ),
+    OptionSpec(
+        "gems",
+        2,
+        choices=(1, 2, 3, 4, 5),
+        help_en="Soul gems each player starts with (house default 2).",
+        help_ja="各プレイヤーのソウルジェム数（ハウス既定2）。",
+    ),
+    OptionSpec(
+        "casual",
+        False,
+        choices=(False, True),
+        help_en="Casual mode: after a pass the table's owner may discard a hell card instead of giving one.",
+        help_ja="カジュアルモード: パスされたとき地獄カードを渡す代わりに1枚捨て札にできます。",
+        labels={False: ("off", "オフ"), True: ("on", "オン")},
+    ),
+    OptionSpec(
+        "extra_cards",
+        "none",
+        choices=("none", "mitch", "catleton", "both"),
+        help_en="Extra cards shuffled in, one per player: Mdm Mitch, Cat-leton or both alternately.",
+        help_ja="追加カード（人数分）: ミッチ夫人、キャットルトン、または両方を交互に。",
+        labels={
+            "none": ("none", "なし"),
+            "mitch": ("Mdm Mitch", "ミッチ夫人"),
+            "catleton": ("Cat-leton", "キャットルトン"),
+            "both": ("both", "両方"),
+        },
+    ),
+)
+
+
+def extra_cards(kind: str, players: int) -> list[int]:
+    """As many extra cards as players; `both` alternates Mitch, Cat-leton, Mitch, …"""
+    if kind == "mitch":
+        return [MITCH] * players
+    if kind == "catleton":
+        return [CATLETON] * players
+    if kind == "both":
+        return [MITCH if i % 2 == 0 else CATLETON for i in range(players)]
+    return []
+
+
+def check_options(options: Options, players: int) -> None:
+    deck = sum(copies for _, copies in options.deck) + len(extra_cards(options.extra_cards, players))
+    need = options.hand_size * players
+    if need > deck:
+        raise InvalidOptions(
+            _bi(
+                f"{players} hands of {options.hand_size} need {need} cards but the deck has only {deck}",
+                f"{players}人に{options.hand_size}枚ずつ配るには{need}枚必要ですが、デッキは{deck}枚です",
+            )
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Constants of one table, derived once from the options (cached per options and players)."""
+
+    players: int
+    max_size: int  # cards per play: 4, or 3 with 2 players
+    hand_size: int
+    deck: tuple[int, ...]  # counts per card slot, extras included
+    pool: tuple[int, ...]  # the deck as a sorted card list
+    dice: int
+    gems: int
+    casual: bool
+    max_value: int  # highest number a play can count to (cards or two dice)
+    has_mitch: bool
+    has_catleton: bool
+
+
+@cache
+def rules_for(options: Options, players: int) -> Rules:
+    counts = [0] * SLOTS
+    for number, copies in options.deck:
+        counts[number] = copies
+    for card in extra_cards(options.extra_cards, players):
+        counts[card] += 1
+    pool = tuple(card for card in range(SLOTS) for _ in range(counts[card]))
+    return Rules(
+        players=players,
+        max_size=3 if players == 2 else 4,
+        hand_size=options.hand_size,
+        deck=tuple(counts),
+        pool=pool,
+        dice=options.dice,
+        gems=options.gems,
+        casual=options.casual,
+        max_value=max(12, max(n for n, _ in options.deck)),
+        has_mitch=counts[MITCH] > 0,
+        has_catleton=counts[CATLETON] > 0,
+    )
