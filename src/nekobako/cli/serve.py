@@ -1,7 +1,30 @@
-"""Sub-command under construction."""
+"""`nekobako serve`: the platform in one process (web client, REST lobby, WebSocket play)."""
+
+from __future__ import annotations
 
 import typer
 
 
 def register(app: typer.Typer) -> None:
-    """Adds nothing yet."""
+    app.command("serve")(serve_command)
+
+
+def serve_command(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 for everyone)."),
+    port: int = typer.Option(8000, "--port", help="TCP port."),
+    database_url: str = typer.Option(
+        "sqlite:///nekobako.db", "--database-url", help="SQLite file (default) or postgresql://user@host/db."
+    ),
+    bot_delay: float = typer.Option(
+        0.5, "--bot-delay", help="Seconds a bot waits before moving, so people can follow."
+    ),
+) -> None:
+    """Serve the browser client and the game server; stop with Ctrl-C (no accepted move is lost)."""
+    from ..server.run import DatabaseError, run_server
+
+    typer.echo(f"nekobako on http://{host}:{port}/  ·  database {database_url.split('@')[-1]}")
+    try:
+        run_server(host, port, database_url, bot_delay=bot_delay)
+    except DatabaseError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from None

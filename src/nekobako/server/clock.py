@@ -1,0 +1,44 @@
+"""Table clocks as data: none, real-time seconds per decision, or turn-based days per decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import ApiError
+
+REALTIME_SECONDS = (5, 3600)
+TURN_DAYS = (1, 14)
+
+
+def parse_clock(raw: Any) -> dict[str, Any]:
+    """Validate a clock from the lobby; raises `ApiError` (400) with the reason."""
+    if raw is None:
+        return {"kind": "none"}
+    if not isinstance(raw, dict):
+        raise ApiError(400, "bad_request", 'clock must be an object such as {"kind": "none"}')
+    kind = raw.get("kind")
+    extra = set(raw) - {"kind", "seconds", "days"}
+    if extra:
+        raise ApiError(400, "bad_request", f"unknown clock field {sorted(extra)[0]!r}")
+    if kind == "none":
+        return {"kind": "none"}
+    if kind == "realtime":
+        return {"kind": "realtime", "seconds": _int_in(raw.get("seconds"), "clock seconds", *REALTIME_SECONDS)}
+    if kind == "turn":
+        return {"kind": "turn", "days": _int_in(raw.get("days"), "clock days", *TURN_DAYS)}
+    raise ApiError(400, "bad_request", "clock kind must be one of: none, realtime, turn")
+
+
+def _int_in(value: Any, what: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not (low <= value <= high):
+        raise ApiError(400, "bad_request", f"{what} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def decision_seconds(clock: dict[str, Any]) -> float | None:
+    """How long one decision may take, or None without a clock."""
+    if clock.get("kind") == "realtime":
+        return float(clock["seconds"])
+    if clock.get("kind") == "turn":
+        return float(clock["days"]) * 86400.0
+    return None

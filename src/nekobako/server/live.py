@@ -1,0 +1,149 @@
+"""A table in memory: its stored row, the engine state rebuilt from the stored actions, who is
+connected, and the lock that serializes every change to it.
+
+The state object is never mutated in place: a change is applied to a clone, committed to the
+database, and only then swapped in. So a reader (a bot thinking in a thread, a message being
+built) always sees one consistent position, and a failed commit leaves the table as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..engine import CHANCE, Record, State, format_entry, get_game, parse_entry
+from ..store.database import iso
+from ..store.games import NoticeRow, SeatRow, TableRow
+from .choices import ChoiceTracker
+from .notices import notice_json
+
+if TYPE_CHECKING:
+    from .connections import Connection
+
+
+@dataclass
+class LiveTable:
+    row: TableRow
+    users: dict[int, dict[str, Any]]
+    state: State | None = None
+    tracker: ChoiceTracker | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    version: int = 0  # bumped on every change, so writers can skip unchanged state messages
+    bot_task: asyncio.Task[None] | None = None
+    clock_task: asyncio.Task[None] | None = None
+    clock_wake: asyncio.Event = field(default_factory=asyncio.Event)  # set on every change
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def running(self) -> bool:
+        return self.row.status == "running" and self.state is not None and not self.state.is_over()
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        """The seat `user_id` plays (a seat a bot took over no longer counts)."""
+        if user_id is None:
+            return None
+        for seat in self.row.seats:
+            if seat.kind == "human" and seat.user_id == user_id:
+                return seat.seat
+        return None
+
+    def seat_name(self, seat: SeatRow) -> str | None:
+        if seat.kind == "bot" and seat.replaced is None:
+            return f"{seat.bot} bot"
+        if seat.user_id is not None:
+            name = self.users.get(seat.user_id, {}).get("name", f"player {seat.user_id}")
+            return name if seat.kind == "human" else f"{name} ({seat.bot} bot)"
+        return None
+
+    def names(self) -> list[str | None]:
+        return [self.seat_name(s) for s in self.row.seats]
+
+    def connected_users(self) -> set[int]:
+        return {c.user["id"] for c in self.connections if c.user is not None}
+
+    def detail(self, viewer: dict[str, Any] | None) -> dict[str, Any]:
+        """The lobby's Table object (docs/protocol.md)."""
+        row = self.row
+        game = get_game(row.game)
+        online = self.connected_users()
+        state = self.state
+        to_move: Any = []
+        if state is not None and row.status == "running":
+            moving = state.to_move
+            to_move = "chance" if moving == (CHANCE,) else list(moving)
+        return {
+            "id": row.id,
+            "game": row.game,
+            "title": dict(game.title),
+            "players": row.players,
+            "options": row.options,
+            "clock": row.clock,
+            "status": row.status,
+            "host": self.users.get(row.host_id) if row.host_id is not None else None,
+            "seats": [self._seat_json(s, online) for s in row.seats],
+            "seq": row.seq,
+            "to_move": to_move,
+            "over": row.status == "finished",
+            "created_at": iso(row.created_at),
+            "started_at": iso(row.started_at),
+            "finished_at": iso(row.finished_at),
+            "notices": [notice_json(n, self) for n in row.notices],
+            "you": self.seat_of(viewer["id"]) if viewer else None,
+        }
+
+    def _seat_json(self, seat: SeatRow, online: set[int]) -> dict[str, Any]:
+        return {
+            "seat": seat.seat,
+            "kind": seat.kind,
+            "user": self.users.get(seat.user_id) if seat.user_id is not None else None,
+            "bot": seat.bot,
+            "name": self.seat_name(seat),
+            "connected": seat.kind == "bot" or (seat.kind == "human" and seat.user_id in online),
+            "replaced": seat.replaced,
+        }
+
+    def record(self) -> Record:
+        assert self.state is not None
+        return self.state.record(self.row.seed)
+
+
+def chance_rng(seed: int, seq: int) -> random.Random:
+    """The generator for the chance step at `seq`: a function of the table's secret seed and the
+    position only, so sampling needs no stored generator state."""
+    return random.Random(f"{seed}:chance:{seq}")
+
+
+def fill_chance(state: State, tracker: ChoiceTracker, seed: int) -> list[str]:
+    """Sample every pending chance step; returns the record entries written."""
+    entries = []
+    while state.is_chance():
+        outcome = state.sample_chance(chance_rng(seed, len(state.history)))
+        state.apply(CHANCE, outcome)
+        tracker.update(state, CHANCE)
+        entries.append(format_entry(CHANCE, outcome))
+    return entries
+
+
+def rebuild(row: TableRow, entries: list[str]) -> tuple[State, ChoiceTracker]:
+    """The state after the stored entries (the engine's replay, one entry at a time so the choice
+    tracker sees every position)."""
+    game = get_game(row.game)
+    state = game.new_game(row.players, row.options)
+    tracker = ChoiceTracker(row.players)
+    for entry in entries:
+        seat, text = parse_entry(entry)
+        state.apply(seat, game.parse_action(text))
+        tracker.update(state, seat)
+    return state, tracker
+
+
+def new_notice(kind: str, seat: int | None, seq: int, data: dict[str, Any]) -> NoticeRow:
+    from ..store.database import now
+
+    return NoticeRow(kind, seat, seq, data, now())

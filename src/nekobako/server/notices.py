@@ -1,0 +1,39 @@
+"""What the table says besides game events (a bot took a seat, the game started or ended), in
+English and Japanese."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..store.database import iso
+from ..store.games import NoticeRow
+
+if TYPE_CHECKING:
+    from .live import LiveTable
+
+TEMPLATES: dict[str, tuple[str, str]] = {
+    "started": ("The game has started.", "ゲームが始まりました。"),
+    "finished": ("The game is over.", "ゲームが終わりました。"),
+    "replaced:left": (
+        "Seat {seat} ({name}) left; a {bot} bot plays for them.",
+        "席{seat}（{name}）が退席したため、{bot}ボットが代わりに打ちます。",
+    ),
+    "replaced:timeout": (
+        "Seat {seat} ({name}) ran out of time; a {bot} bot plays for them.",
+        "席{seat}（{name}）は時間切れのため、{bot}ボットが代わりに打ちます。",
+    ),
+}
+
+
+def notice_json(notice: NoticeRow, table: LiveTable) -> dict[str, Any]:
+    key = notice.kind if notice.kind != "replaced" else f"replaced:{notice.data.get('reason')}"
+    en, ja = TEMPLATES.get(key, (notice.kind, notice.kind))
+    values = {"seat": notice.seat, **notice.data}
+    return {
+        "kind": notice.kind,
+        "seat": notice.seat,
+        "seq": notice.seq,
+        "at": iso(notice.created_at),
+        "data": notice.data,
+        "text": {"en": en.format(**values), "ja": ja.format(**values)},
+    }

@@ -1,0 +1,117 @@
+"""The table WebSocket: `state` messages out, `action` / `sync` / `ping` in (docs/protocol.md).
+
+Every frame from a client is treated as hostile until proven otherwise: binary frames, text that
+is not a JSON object, oversized text, unknown types and wrongly typed fields are refused with a
+reason, and nothing reaches the hub unless it is a well-formed action of the seat this
+connection's user holds.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .connections import Connection
+from .errors import ApiError
+from .hub import Hub, Refusal
+from .requests import current_user
+
+MAX_TEXT = 4096
+MAX_ACTION = 200
+
+
+def _same_origin(ws: WebSocket) -> bool:
+    """Browsers send `Origin` on WebSocket handshakes; refuse pages of other sites (the cookie
+    would otherwise let them play for our user). Clients without `Origin` are not browsers."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
+
+
+async def table_socket(ws: WebSocket) -> None:
+    hub: Hub = ws.app.state.hub
+    if not _same_origin(ws):
+        await ws.close(code=4403)
+        return
+    try:
+        live = await hub.get(ws.path_params["table_id"])
+    except ApiError:
+        await ws.close(code=4404)
+        return
+    user = await current_user(ws)
+    await ws.accept()
+    conn = Connection(ws, live, user)
+    live.connections.add(conn)
+    conn.start()
+    conn.push_state(force=True)
+    hub.presence_changed(live)
+    try:
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            await _handle(hub, conn, message)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        live.connections.discard(conn)
+        await conn.stop()
+        hub.presence_changed(live)
+
+
+def _refuse(conn: Connection, code: str, reason: str, **extra: Any) -> None:
+    conn.push({"type": "refused", "code": code, "reason": reason, "seq": conn.table.row.seq, **extra})
+
+
+async def _handle(hub: Hub, conn: Connection, message: dict[str, Any]) -> None:
+    text = message.get("text")
+    if text is None:
+        _refuse(conn, "malformed", "binary frames are not accepted; send JSON text")
+        return
+    if len(text) > MAX_TEXT:
+        _refuse(conn, "malformed", f"message too long ({len(text)} characters; at most {MAX_TEXT})")
+        return
+    try:
+        data = json.loads(text)
+    except ValueError:
+        _refuse(conn, "malformed", "the message is not JSON")
+        return
+    if not isinstance(data, dict):
+        _refuse(conn, "malformed", "a message is a JSON object with a 'type'")
+        return
+    kind = data.get("type")
+    if kind == "ping":
+        conn.push({"type": "pong"})
+    elif kind == "sync":
+        conn.push_state(force=True)
+    elif kind == "action":
+        await _action(hub, conn, data)
+    else:
+        _refuse(conn, "malformed", f"unknown message type {kind!r}; types: action, sync, ping")
+
+
+async def _action(hub: Hub, conn: Connection, data: dict[str, Any]) -> None:
+    seq, action = data.get("seq"), data.get("action")
+    echo = {"action": action} if isinstance(action, str) and len(action) <= MAX_ACTION else {}
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        _refuse(conn, "malformed", "'seq' must be the whole number of the state you answer", **echo)
+        return
+    if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION:
+        _refuse(conn, "malformed", f"'action' must be notation text of 1 to {MAX_ACTION} characters", **echo)
+        return
+    seat = conn.seat
+    if seat is None:
+        _refuse(conn, "spectator", "you are watching this table; only seated players act", **echo)
+        return
+    try:
+        await hub.submit(conn.table, seat, seq, action)
+    except Refusal as refusal:
+        _refuse(conn, refusal.code, refusal.reason, **echo)
+
+
+routes = [WebSocketRoute("/ws/tables/{table_id:int}", table_socket)]

@@ -1,0 +1,52 @@
+"""Small helpers every REST endpoint uses: reading a JSON body, knowing who is asking."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from starlette.requests import HTTPConnection, Request
+
+from ..store import accounts
+from .errors import ApiError
+
+SESSION_COOKIE = "nekobako_session"
+
+
+async def json_body(request: Request, *, required: bool = True) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw.strip():
+        if required:
+            raise ApiError(400, "bad_request", "the request needs a JSON object body")
+        return {}
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "bad_request", "the body is not valid JSON") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "bad_request", "the body must be a JSON object")
+    return body
+
+
+async def current_user(conn: HTTPConnection) -> dict[str, Any] | None:
+    """The user of the session cookie (REST requests and WebSocket handshakes alike)."""
+    token = conn.cookies.get(SESSION_COOKIE)
+    if not token:
+        return None
+    engine = conn.app.state.engine
+    return await asyncio.to_thread(accounts.session_user, engine, token)
+
+
+async def require_user(request: Request) -> dict[str, Any]:
+    user = await current_user(request)
+    if user is None:
+        raise ApiError(401, "not_logged_in", "log in or play as a guest first")
+    return user
+
+
+def path_int(request: Request, name: str) -> int:
+    value = request.path_params[name]
+    if isinstance(value, int):
+        return value
+    raise ApiError(404, "not_found", f"no such {name}")

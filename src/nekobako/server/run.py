@@ -1,0 +1,27 @@
+"""Running the server under uvicorn (used by `nekobako serve` and `python -m nekobako.server`)."""
+
+from __future__ import annotations
+
+import uvicorn
+
+from ..store import DatabaseError, normalize_url, open_database
+from .app import create_app
+
+WS_MAX_SIZE = 1024 * 1024  # larger frames are not read: the connection closes with 1009
+
+
+def run_server(host: str, port: int, database_url: str, *, bot_delay: float = 0.5, log_level: str = "info") -> None:
+    """Check the database first so a bad URL fails with one clear line, then serve until stopped."""
+    database_url = normalize_url(database_url)
+    open_database(database_url).dispose()  # raises DatabaseError with the reason
+    uvicorn.run(
+        create_app(database_url, bot_delay=bot_delay),
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=WS_MAX_SIZE,
+        lifespan="on",
+    )
+
+
+__all__ = ["DatabaseError", "run_server"]

@@ -1,0 +1,112 @@
+"""Users and sessions. Passwords are hashed by the caller (argon2, off the event loop); this
+module only stores hashes. Session cookies are random tokens; only their sha256 is stored, so a
+copy of the database does not let anyone log in."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy.exc import IntegrityError
+
+from .database import aware, now
+from .schema import sessions, users
+
+SESSION_DAYS = 30
+
+
+class NameTaken(Exception):
+    """A registered account already uses this name (ignoring case)."""
+
+
+def _user(row: Any) -> dict[str, Any]:
+    return {"id": row.id, "name": row.name, "guest": bool(row.guest)}
+
+
+def create_user(engine: Engine, name: str, password_hash: str | None) -> dict[str, Any]:
+    """A registered account (with a hash) or a guest (without). Raises `NameTaken`."""
+    guest = password_hash is None
+    key = name.casefold()
+    with engine.begin() as conn:
+        taken = conn.execute(select(users.c.id).where(users.c.account_key == key)).first()
+        if taken is not None:
+            raise NameTaken(name)
+        try:
+            result = conn.execute(
+                insert(users).values(
+                    name=name,
+                    account_key=None if guest else key,
+                    password_hash=password_hash,
+                    guest=guest,
+                    created_at=now(),
+                )
+            )
+        except IntegrityError:
+            raise NameTaken(name) from None
+        user_id = result.inserted_primary_key[0]
+    return {"id": user_id, "name": name, "guest": guest}
+
+
+def account_for_login(engine: Engine, name: str) -> tuple[dict[str, Any], str] | None:
+    """The registered account called `name` with its password hash, or None."""
+    with engine.connect() as conn:
+        row = conn.execute(select(users).where(users.c.account_key == name.casefold())).first()
+    if row is None or row.password_hash is None:
+        return None
+    return _user(row), row.password_hash
+
+
+def set_password_hash(engine: Engine, user_id: int, password_hash: str) -> None:
+    with engine.begin() as conn:
+        conn.execute(users.update().where(users.c.id == user_id).values(password_hash=password_hash))
+
+
+def users_by_id(engine: Engine, ids: list[int]) -> dict[int, dict[str, Any]]:
+    if not ids:
+        return {}
+    with engine.connect() as conn:
+        rows = conn.execute(select(users).where(users.c.id.in_(set(ids)))).all()
+    return {row.id: _user(row) for row in rows}
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def create_session(engine: Engine, user_id: int) -> str:
+    """A new session for `user_id`; returns the cookie value."""
+    token = secrets.token_urlsafe(32)
+    created = now()
+    with engine.begin() as conn:
+        conn.execute(
+            insert(sessions).values(
+                token_hash=_hash(token),
+                user_id=user_id,
+                created_at=created,
+                expires_at=created + timedelta(days=SESSION_DAYS),
+            )
+        )
+    return token
+
+
+def session_user(engine: Engine, token: str) -> dict[str, Any] | None:
+    """The user a cookie value belongs to, if the session exists and has not expired."""
+    if not token or len(token) > 128:
+        return None
+    with engine.connect() as conn:
+        row = conn.execute(
+            select(users, sessions.c.expires_at)
+            .join(sessions, sessions.c.user_id == users.c.id)
+            .where(sessions.c.token_hash == _hash(token))
+        ).first()
+    if row is None or aware(row.expires_at) < now():
+        return None
+    return _user(row)
+
+
+def delete_session(engine: Engine, token: str) -> None:
+    with engine.begin() as conn:
+        conn.execute(delete(sessions).where(sessions.c.token_hash == _hash(token)))

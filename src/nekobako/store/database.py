@@ -1,0 +1,75 @@
+"""Opening the database: one SQLAlchemy engine for a SQLite file or a PostgreSQL URL.
+
+SQLite runs in WAL mode with `synchronous=FULL`, so a committed action survives the process being
+killed (and a power cut); PostgreSQL commits are durable by default.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+
+from .schema import metadata
+
+
+class DatabaseError(Exception):
+    """The database URL is unusable or the server cannot be reached."""
+
+
+def normalize_url(url: str) -> str:
+    """Accept `postgresql://` and `postgres://` as psycopg 3 URLs; everything else as given."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def open_database(url: str, *, create: bool = True) -> Engine:
+    """An engine for `url` with the tables created (idempotent)."""
+    url = normalize_url(url)
+    try:
+        parsed = make_url(url)
+    except Exception as exc:  # sqlalchemy raises ArgumentError with a readable message
+        raise DatabaseError(f"bad database URL {url!r}: {exc}") from None
+    kwargs: dict[str, Any] = {"future": True}
+    if parsed.get_backend_name() == "sqlite":
+        kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+    else:
+        kwargs["pool_pre_ping"] = True
+    engine = create_engine(url, **kwargs)
+    if parsed.get_backend_name() == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    if create:
+        try:
+            metadata.create_all(engine)
+        except Exception as exc:
+            engine.dispose()
+            raise DatabaseError(f"cannot open database {parsed.render_as_string(hide_password=True)}: {exc}") from None
+    return engine
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(value: datetime | None) -> datetime | None:
+    """SQLite returns naive datetimes; every time we store is UTC."""
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=UTC)
+
+
+def iso(value: datetime | None) -> str | None:
+    value = aware(value)
+    return None if value is None else value.isoformat(timespec="seconds")

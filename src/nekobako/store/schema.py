@@ -1,0 +1,115 @@
+"""The database tables, declared once with SQLAlchemy Core so SQLite and PostgreSQL share them.
+
+A game is stored as its table row plus the ordered `actions` (chance outcomes included): that
+list *is* the record, so rebuilding a table after a restart is the engine's `replay`.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False),
+    # lower-cased name for registered accounts (unique); NULL for guests, who may share names
+    Column("account_key", String(64), unique=True, nullable=True),
+    Column("password_hash", String(255), nullable=True),
+    Column("guest", Boolean, nullable=False, default=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),  # sha256 of the cookie value
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+)
+
+tables = Table(
+    "game_tables",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game", String(32), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("clock", JSON, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("host_id", Integer, ForeignKey("users.id"), nullable=True),
+    Column("seed", BigInteger, nullable=False),
+    Column("seq", Integer, nullable=False, default=0),
+    # seat (as text) -> Unix time a decision is due; only for tables with a clock
+    Column("deadlines", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("started_at", DateTime(timezone=True), nullable=True),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # empty | human | bot
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=True),
+    Column("bot", String(16), nullable=True),
+    Column("replaced", String(16), nullable=True),  # null | left | timeout
+)
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),  # 0-based index in the record
+    Column("entry", Text, nullable=False),  # record entry: "2: play 7 red" or "dice 3 4"
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+notices = Table(
+    "notices",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("kind", String(16), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("seq", Integer, nullable=False),
+    Column("data", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+)
+
+rating_changes = Table(
+    "rating_changes",
+    metadata,
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("before", Float, nullable=False),
+    Column("after", Float, nullable=False),
+)
