@@ -59,6 +59,8 @@ def _figure(value: float | None, unit: str) -> str:
 def print_result(result: dict[str, Any], quick: bool) -> None:
     console = Console()
     core = "one core (pinned)" if result.get("core") is not None else "not pinned"
+    if result.get("load_before"):
+        core += f" · load {result['load_before'][0]:.2f} before"
     table = Table(
         title=f"nekobako bench{' (quick: not figures to quote)' if quick else ''}",
         caption=f"{result['cpu']} · {result['python']} · {core} · medians of {result['repeats']['throughput']} repeats",

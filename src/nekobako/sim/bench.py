@@ -225,6 +225,8 @@ def run(settings: Settings = FULL, on_progress: Callable[[Step, int], None] | No
     }
     with one_core() as core:
         result["core"] = core
+        if hasattr(os, "getloadavg"):  # other work on a shared machine shows in every figure
+            result["load_before"] = [round(x, 2) for x in os.getloadavg()]
         for step in plan(settings):
             report(step, 0)
             values = []
