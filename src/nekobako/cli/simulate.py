@@ -119,6 +119,14 @@ def print_report(report: dict, records: Path | None) -> None:
             cells.append(f"{row['shut_rate']:.1%}")
         table.add_row(*cells)
     console.print(table)
+    if report["players"] > 1:
+        print_seats(console, report)
+    console.print(f"mean actions per game: {report['mean_actions']:.1f}")
+    if records is not None:
+        console.print(f"records written to {records}/")
+
+
+def print_seats(console: Console, report: dict) -> None:
     seats = Table(title="by seat (whatever bot sat there)")
     for name in ("seat", "wins", "win rate", "95% interval"):
         seats.add_column(name, justify="right")
@@ -126,6 +134,3 @@ def print_report(report: dict, records: Path | None) -> None:
         low, high = row["ci95"]
         seats.add_row(str(row["seat"]), f"{row['wins']:g}", f"{row['win_rate']:.1%}", f"{low:.1%} – {high:.1%}")
     console.print(seats)
-    console.print(f"mean actions per game: {report['mean_actions']:.1f}")
-    if records is not None:
-        console.print(f"records written to {records}/")
