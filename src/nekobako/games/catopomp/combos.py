@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import cache
 
 from .actions import PLAYS_BY_KEY, Play, play
-from .cards import CATLETON, MITCH
+from .cards import CATLETON, MAX_NUMBER, MITCH
 
 DiceSpecs = dict[int, tuple[tuple[tuple[int, ...], int], ...]]
 """Dice card value → the ways to make it: (central faces ascending, own spare face or 0)."""
@@ -42,6 +42,18 @@ def _add(out: list[Play], key: tuple) -> None:
     out.append(found if found is not None else play(*key))
 
 
+_SIMPLE: tuple[dict[tuple[int, ...], Play], dict[tuple[int, ...], Play]] = ({}, {})
+"""Plays without dice or swap, by cards, for hand (0) and hell (1): the common case, one lookup."""
+
+
+def _simple(out: list[Play], hell: bool, cards: tuple[int, ...]) -> None:
+    table = _SIMPLE[hell]
+    found = table.get(cards)
+    if found is None:
+        found = table[cards] = play(hell, cards)
+    out.append(found)
+
+
 def generate(
     out: list[Play],
     hell: bool,
@@ -55,13 +67,27 @@ def generate(
 ) -> None:
     """Append to `out` every play from the source counts `cnt` stronger than `threshold`.
 
-    `min_size` is 2 for hell plays while the hand is not empty; `specs` is None once the player's
-    boost is used; `swaps` lists the numbers of hell cards a hand Cat-leton may be swapped for.
+    `min_size` is 2 for hell plays while the hand is not empty; `specs` is None (or empty) once
+    the player's boost is used; `swaps` lists the numbers of hell cards a hand Cat-leton may be
+    swapped for. Windows of values are tested as bit masks before any tuple is built.
     """
-    specs = specs or {}
     mitches = cnt[MITCH]
     catletons = cnt[CATLETON]
+    present = [v for v in range(1, MAX_NUMBER + 1) if cnt[v]]
+    have = 1 if mitches or catletons else 0
+    for v in present:
+        have |= 1 << v
     swappable = set(swaps) if catletons else set()
+    if not specs and not swappable:
+        _plain(out, hell, cnt, present, have, min_size, max_size, threshold)
+        return
+    specs = specs or {}
+    cover = 0
+    for v in specs:
+        cover |= 1 << v
+    for v in swappable:
+        cover |= 1 << v
+    candidates = sorted(set(present).union(specs, swappable))
     for n in range(max(min_size, 1), max_size + 1):
         base = n * 64
         if base + 63 <= threshold:
@@ -69,37 +95,116 @@ def generate(
         if n == 1:
             _singles(out, hell, cnt, threshold, swappable, max_value)
             continue
-        # sets of n
         set_base = base + 32
         if set_base > threshold:
             _zero_sets(out, hell, n, mitches, catletons)
-        for v in range(max(1, threshold - set_base + 1), max_value + 1):
-            have = cnt[v]
+        for v in candidates:
+            if set_base + v <= threshold:
+                continue
             dice_here = specs.get(v, ())
             swap_here = v in swappable
-            if have == 0 and not dice_here and not swap_here:
+            if cnt[v] + swap_here + (1 + mitches if dice_here else 0) < n:
                 continue
-            for d in (0, 1) if dice_here else (0,):
-                for s in (0, 1) if swap_here else (0,):
-                    rest = n - d - s
-                    if rest < 0:
-                        continue
-                    for ma in range(min(mitches, rest) + 1 if d else 1):
-                        a = rest - ma
-                        if a > have:
-                            continue
-                        cards = (v,) * a + (MITCH,) * ma + ((CATLETON,) if s else ())
-                        if not cards:
-                            continue
-                        sw = v if s else 0
-                        if d:
-                            for faces, spare in dice_here:
-                                _add(out, (hell, cards, ma, faces, spare, sw))
-                        else:
-                            _add(out, (hell, cards, 0, (), 0, sw))
-        # runs of n: values lo..hi
+            _sets(out, hell, n, v, cnt[v], mitches, dice_here, swap_here)
+        mask = (1 << n) - 1
         for hi in range(max(n - 1, threshold - base + 1), max_value + 1):
+            window = mask << (hi - n + 1)
+            missing = window & ~have
+            if missing & ~cover:
+                continue
             _runs(out, hell, cnt, n, hi - n + 1, specs, swappable, mitches, catletons)
+
+
+def _plain(
+    out: list[Play],
+    hell: bool,
+    cnt: list[int],
+    present: list[int],
+    have: int,
+    min_size: int,
+    max_size: int,
+    threshold: int,
+) -> None:
+    """No dice and no swap: cards only, so every value must be held."""
+    table = _SIMPLE[hell]
+    get = table.get
+    zero = ((MITCH,) if cnt[MITCH] else ()) + ((CATLETON,) if cnt[CATLETON] else ())
+    for n in range(max(min_size, 1), max_size + 1):
+        base = n * 64
+        if base + 63 <= threshold:
+            continue
+        if n == 1:
+            if threshold < 64:
+                for z in zero:
+                    _simple(out, hell, (z,))
+            for v in present:
+                if 64 + v > threshold:
+                    cards = (v,)
+                    found = get(cards)
+                    out.append(found if found is not None else _new_simple(hell, cards))
+            continue
+        set_base = base + 32
+        if set_base > threshold and zero:
+            _zero_sets(out, hell, n, cnt[MITCH], cnt[CATLETON])
+        for v in present:
+            if cnt[v] >= n and set_base + v > threshold:
+                cards = (v,) * n
+                found = get(cards)
+                out.append(found if found is not None else _new_simple(hell, cards))
+        mask = (1 << n) - 1
+        low = threshold - base
+        for hi in present:
+            if hi < n - 1 or hi <= low:
+                continue
+            lo = hi - n + 1
+            window = mask << lo
+            if have & window != window:
+                continue
+            if lo:
+                cards = tuple(range(lo, hi + 1))
+                found = get(cards)
+                out.append(found if found is not None else _new_simple(hell, cards))
+            else:
+                for z in zero:
+                    cards = (*range(1, hi + 1), z)
+                    found = get(cards)
+                    out.append(found if found is not None else _new_simple(hell, cards))
+
+
+def _new_simple(hell: bool, cards: tuple[int, ...]) -> Play:
+    found = _SIMPLE[hell][cards] = play(hell, cards)
+    return found
+
+
+def _sets(
+    out: list[Play],
+    hell: bool,
+    n: int,
+    v: int,
+    have: int,
+    mitches: int,
+    dice_here: tuple[tuple[tuple[int, ...], int], ...],
+    swap_here: bool,
+) -> None:
+    """Sets of n cards counting v: held v cards, the dice card, Mitches as the dice number, a swap."""
+    for d in (0, 1) if dice_here else (0,):
+        for s in (0, 1) if swap_here else (0,):
+            rest = n - d - s
+            if rest < 0:
+                continue
+            for ma in range(min(mitches, rest) + 1 if d else 1):
+                a = rest - ma
+                if a > have:
+                    continue
+                cards = (v,) * a + (MITCH,) * ma + ((CATLETON,) if s else ())
+                if not cards:
+                    continue
+                sw = v if s else 0
+                if d:
+                    for faces, spare in dice_here:
+                        _add(out, (hell, cards, ma, faces, spare, sw))
+                else:
+                    _add(out, (hell, cards, 0, (), 0, sw))
 
 
 def _singles(out: list[Play], hell: bool, cnt: list[int], threshold: int, swappable: set[int], max_value: int) -> None:
