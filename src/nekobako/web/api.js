@@ -1,0 +1,76 @@
+// The server's REST API (docs/protocol.md), one small function per endpoint. Every call sends the
+// session cookie; a refused request throws an ApiError carrying the server's own words.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError(0, "network", String(err.message || err));
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = { error: text };
+    }
+  }
+  if (!response.ok) {
+    const message = (data && data.error) || `${response.status} ${response.statusText}`;
+    throw new ApiError(response.status, (data && data.code) || "error", message);
+  }
+  return data;
+}
+
+// Accounts
+export const me = () => call("GET", "/api/auth/me");
+export const signup = (name, password) => call("POST", "/api/auth/signup", { name, password });
+export const login = (name, password) => call("POST", "/api/auth/login", { name, password });
+export const guest = (name) => call("POST", "/api/auth/guest", { name });
+export const logout = () => call("POST", "/api/auth/logout");
+
+// Lobby
+export const games = () => call("GET", "/api/games").then((d) => d.games);
+export const tables = (status = "open,running,finished") =>
+  call("GET", `/api/tables?status=${encodeURIComponent(status)}`).then((d) => d.tables);
+export const table = (id) => call("GET", `/api/tables/${id}`);
+export const createTable = (game, seats, options, clock) => call("POST", "/api/tables", { game, seats, options, clock });
+export const join = (id, seat) => call("POST", `/api/tables/${id}/join`, seat === undefined ? {} : { seat });
+export const leave = (id) => call("POST", `/api/tables/${id}/leave`);
+export const addBot = (id, level, seat) =>
+  call("POST", `/api/tables/${id}/bots`, seat === undefined ? { level } : { level, seat });
+export const fillBots = (id, level) => call("POST", `/api/tables/${id}/bots`, { level, fill: true });
+export const removeSeat = (id, seat) => call("DELETE", `/api/tables/${id}/seats/${seat}`);
+export const start = (id) => call("POST", `/api/tables/${id}/start`);
+export const results = (id) => call("GET", `/api/tables/${id}/results`);
+export const record = (id) => call("GET", `/api/tables/${id}/record`);
+export const ratings = (game) => call("GET", `/api/ratings${game ? `?game=${encodeURIComponent(game)}` : ""}`);
+
+// Replays: the full view (every hand) after `step` recorded entries of a finished game.
+export const replayStep = (id, step) => call("GET", `/api/tables/${id}/replay?step=${step}`);
+
+// Games are fetched once per page load and shared (titles, options, bot levels, messages).
+let gamesPromise = null;
+export function gameList() {
+  if (!gamesPromise) gamesPromise = games().catch((err) => ((gamesPromise = null), Promise.reject(err)));
+  return gamesPromise;
+}
+export async function gameInfo(name) {
+  const list = await gameList();
+  return list.find((g) => g.name === name) || null;
+}

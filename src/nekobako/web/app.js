@@ -1,0 +1,91 @@
+// Entry point: the top bar (account, language switch) and a small router.
+//   /                   lobby          (#/table/ID opens a table on the same page)
+//   /#/table/ID         a table: seats before the start, the game while it runs, results after
+//   /replay/ID          the replay of a finished table
+import * as api from "./api.js";
+import { clear, h, toast } from "./dom.js";
+import { onLangChange, setLang, t, lang } from "./i18n.js";
+import { currentUser, loadUser, onUserChange, setUser } from "./session.js";
+
+const main = document.getElementById("main");
+const nav = document.getElementById("topnav");
+let unmount = null;
+
+function route() {
+  const replay = location.pathname.match(/^\/replay\/(\d+)\/?$/);
+  if (replay) return { page: "replay", id: Number(replay[1]) };
+  const table = location.hash.match(/^#\/table\/(\d+)/);
+  if (table) return { page: "table", id: Number(table[1]) };
+  return { page: "lobby" };
+}
+
+async function show() {
+  if (unmount) unmount();
+  unmount = null;
+  clear(main);
+  main.append(h("p", { class: "muted" }, t("app.loading")));
+  const where = route();
+  try {
+    const module = await import(`./${where.page}.js`);
+    clear(main);
+    unmount = module.mount(main, where) || null;
+  } catch (err) {
+    clear(main);
+    main.append(h("p", { class: "error" }, t("app.error", { message: err.message || err })));
+    console.error(err);
+  }
+}
+
+function renderNav() {
+  const user = currentUser();
+  clear(nav);
+  if (user) {
+    nav.append(
+      h(
+        "span",
+        { class: "who", "data-testid": "whoami" },
+        t("account.signedIn", { name: user.name }),
+        user.guest ? h("span", { class: "badge" }, t("account.guestBadge")) : null,
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "link",
+          onclick: async () => {
+            try {
+              await api.logout();
+            } catch (err) {
+              toast(err.message, "error");
+            }
+            setUser(null);
+          },
+        },
+        t("account.logout"),
+      ),
+    );
+  }
+  nav.append(
+    h(
+      "button",
+      {
+        type: "button",
+        class: "lang-switch",
+        id: "lang-switch",
+        "aria-label": t("lang.switchLabel"),
+        lang: lang === "ja" ? "en" : "ja",
+        onclick: () => setLang(lang === "ja" ? "en" : "ja"),
+      },
+      t("lang.switch"),
+    ),
+  );
+  const skip = document.querySelector(".skip-link");
+  if (skip) skip.textContent = t("app.skip");
+}
+
+onLangChange(renderNav);
+onUserChange(renderNav);
+window.addEventListener("hashchange", show);
+
+renderNav();
+loadUser().finally(show);

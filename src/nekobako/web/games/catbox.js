@@ -1,0 +1,340 @@
+// Cat in the Box: the research board (colour × number grid in the table's layout) with every
+// player's tokens and the neutral blockers, each player's X tokens, prediction and tricks, the
+// current trick with declared colours, and your hand. Controls come only from `legal`:
+// a hand card is offered when some legal action names its number; after choosing a card the
+// colours offered are those with a legal `play N colour` (also clickable on the board).
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { playerDot } from "./common.js";
+
+const COLOURS = ["red", "blue", "yellow", "green"];
+
+export function roundText(view) {
+  return `${t("table.roundOf", { n: view.round, total: view.rounds })} · ${t(`catbox.phase.${view.phase}`)}`;
+}
+
+export function scoreLabel() {
+  return t("table.total");
+}
+
+export function colourName(colour) {
+  return t(`catbox.colour.${colour}`);
+}
+
+// Event values worth translating (colour names inside the engine's messages).
+export function eventValue(key, value) {
+  if (key === "colour" && COLOURS.includes(value)) return colourName(value);
+  return undefined;
+}
+
+export function describeAction(seat, text, names) {
+  const words = text.split(/\s+/);
+  const who = names[seat] ?? seat;
+  switch (words[0]) {
+    case "play":
+      return t("catbox.act.play", { who, n: words[1], colour: colourName(words[2]) });
+    case "discard":
+      return words[1] ? t("catbox.act.discardN", { who, n: words[1] }) : t("catbox.act.discard", { who });
+    case "predict":
+      return t("catbox.act.predict", { who, n: words[1] });
+    case "deal":
+      return t("catbox.act.deal");
+    case "start":
+      return null; // the round_started event says it
+    default:
+      return seat === -1 ? text : `${who}: ${text}`;
+  }
+}
+
+function legalChoices(legal) {
+  const plays = [];
+  const discards = [];
+  const predicts = [];
+  for (const text of legal) {
+    const w = text.split(/\s+/);
+    if (w[0] === "play") plays.push({ text, n: Number(w[1]), colour: w[2] });
+    else if (w[0] === "discard") discards.push({ text, n: Number(w[1]) });
+    else if (w[0] === "predict") predicts.push({ text, n: Number(w[1]) });
+  }
+  return { plays, discards, predicts };
+}
+
+export function render(view, ctx) {
+  const legal = ctx.replay ? { plays: [], discards: [], predicts: [] } : legalChoices(view.legal || []);
+  const ui = ctx.ui;
+  const chosen = ui.card ?? null;
+  const playsForChosen = chosen === null ? [] : legal.plays.filter((p) => p.n === chosen);
+  const act = (text) => ctx.act(text);
+
+  const paradox =
+    view.paradox !== null && view.paradox !== undefined
+      ? h(
+          "div",
+          { class: "banner paradox", role: "alert", "data-testid": "paradox" },
+          "⚡ ",
+          t("catbox.paradox", { name: ctx.names[view.paradox] }),
+        )
+      : null;
+
+  return h(
+    "div",
+    { class: "catbox" },
+    paradox,
+    h(
+      "div",
+      { class: "catbox-top" },
+      researchBoard(view, ctx, playsForChosen, act),
+      h("div", { class: "catbox-side" }, trickArea(view, ctx), players(view, ctx)),
+    ),
+    handArea(view, ctx, legal, chosen, playsForChosen, act),
+  );
+}
+
+function researchBoard(view, ctx, playsForChosen, act) {
+  const layout = view.layout;
+  const legalCells = new Map(playsForChosen.map((p) => [`${p.colour}:${p.n}`, p]));
+  const rows = layout.rows.map((colour, r) =>
+    h(
+      "tr",
+      { class: `row-${colour}` },
+      h("th", { scope: "row", class: `suit suit-${colour}` }, colourName(colour), colour === "red" ? " ★" : ""),
+      layout.numbers[r].map((n, c) => {
+        const cell = view.board[r][c];
+        const play = legalCells.get(`${colour}:${n}`);
+        let content;
+        let label;
+        if (cell === null || cell === undefined) {
+          content = "";
+          label = t("catbox.cellEmpty", { colour: colourName(colour), n });
+        } else if (cell === "observed" || cell === "blocker") {
+          content = h("span", { class: `token neutral ${cell}` }, "◆");
+          label = t("catbox.cellOf", { colour: colourName(colour), n, who: t(`catbox.${cell}`) });
+        } else {
+          content = h("span", { class: "token", style: { "--pc": `var(--p${cell})` }, title: ctx.names[cell] }, initial(ctx.names[cell]));
+          label = t("catbox.cellOf", { colour: colourName(colour), n, who: ctx.names[cell] });
+        }
+        const inner = [h("span", { class: "cell-number" }, n), content];
+        return h(
+          "td",
+          { class: ["cell", `suit-${colour}`, cell !== null ? "taken" : null, play ? "legal" : null], "data-cell": `${colour}-${n}` },
+          play
+            ? h(
+                "button",
+                {
+                  type: "button",
+                  class: "cell-button",
+                  "data-key": `cell-${colour}-${n}`,
+                  "data-action": play.text,
+                  "aria-label": t("catbox.cellPlay", { n, colour: colourName(colour) }),
+                  disabled: ctx.busy,
+                  onclick: () => act(play.text),
+                },
+                inner,
+              )
+            : h("span", { class: "cell-inner", role: "img", "aria-label": label }, inner),
+        );
+      }),
+    ),
+  );
+  return h(
+    "section",
+    { class: "research", "aria-label": t("catbox.board") },
+    h("h2", {}, t("catbox.board"), h("span", { class: "muted small" }, ` · ${t(`catbox.side.${layout.side}`)}`)),
+    h("div", { class: "board-scroll" }, h("table", { class: "research-board", "data-testid": "research-board" }, h("tbody", {}, rows))),
+    h(
+      "p",
+      { class: "small muted" },
+      view.red_broken ? t("catbox.redBroken") : t("catbox.redNotBroken"),
+      view.centre && view.centre.revealed ? ` · ${t("catbox.centre", { cards: view.centre.revealed.join(", ") })}` : "",
+    ),
+  );
+}
+
+function trickArea(view, ctx) {
+  const trick = view.trick || [];
+  return h(
+    "section",
+    { class: "trick", "aria-label": t("catbox.trick"), "data-testid": "trick" },
+    h("h2", {}, t("catbox.trick")),
+    trick.length
+      ? h(
+          "ol",
+          { class: "trick-cards" },
+          trick.map((card, i) =>
+            h(
+              "li",
+              {},
+              h("span", { class: `card declared suit-${card.colour}`, "aria-label": `${card.number} ${colourName(card.colour)}` }, card.number),
+              h("span", { class: "small" }, playerDot(card.seat), ctx.names[card.seat], i === 0 ? ` (${t("catbox.leader")})` : ""),
+            ),
+          ),
+        )
+      : h("p", { class: "muted small" }, t("catbox.trickEmpty")),
+  );
+}
+
+function players(view, ctx) {
+  const rows = [];
+  for (let seat = 0; seat < view.players; seat++) {
+    const toMove = Array.isArray(view.to_move) && view.to_move.includes(seat);
+    const xs = view.x_tokens[seat] || {};
+    rows.push(
+      h(
+        "tr",
+        { class: [toMove ? "to-move" : null, seat === view.seat ? "me" : null], "data-seat": seat },
+        h("th", { scope: "row" }, playerDot(seat), ctx.names[seat], seat === view.leader && view.phase === "play" ? " ▶" : ""),
+        h(
+          "td",
+          { class: "xs" },
+          COLOURS.map((c) =>
+            h(
+              "span",
+              {
+                class: ["x-token", `suit-${c}`, xs[c] ? "covered" : "void"],
+                role: "img",
+                "aria-label": xs[c] ? t("catbox.covered", { colour: colourName(c) }) : t("catbox.void", { colour: colourName(c) }),
+                title: xs[c] ? t("catbox.covered", { colour: colourName(c) }) : t("catbox.void", { colour: colourName(c) }),
+              },
+              xs[c] ? "" : "✕",
+            ),
+          ),
+        ),
+        h("td", {}, view.predictions && view.predictions[seat] !== null && view.predictions[seat] !== undefined ? view.predictions[seat] : t("catbox.noPrediction")),
+        h("td", {}, view.tricks[seat]),
+        h(
+          "td",
+          {},
+          view.hand_counts[seat],
+          view.phase === "discard" ? h("span", { class: "small muted" }, " ", view.discarded[seat] ? "✓" : "…") : null,
+        ),
+        h("td", { class: "total" }, view.scores[seat]),
+      ),
+    );
+  }
+  return h(
+    "section",
+    { class: "catbox-players", "aria-label": t("table.players") },
+    h(
+      "table",
+      { class: "players-table", "data-testid": "players" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, t("table.player")),
+          h("th", { scope: "col", title: t("catbox.xTokens") }, "✕"),
+          h("th", { scope: "col", title: t("catbox.prediction") }, t("catbox.predictionShort")),
+          h("th", { scope: "col", title: t("catbox.tricks") }, t("catbox.tricksShort")),
+          h("th", { scope: "col", title: t("catbox.cards") }, t("catbox.cardsShort")),
+          h("th", { scope: "col" }, t("table.total")),
+        ),
+      ),
+      h("tbody", {}, rows),
+    ),
+    h("p", { class: "small muted" }, t("catbox.xTokens")),
+  );
+}
+
+function handArea(view, ctx, legal, chosen, playsForChosen, act) {
+  // replay: every hand, face up
+  if (ctx.replay && view.hands) {
+    return h(
+      "section",
+      { class: "hands-all", "data-testid": "all-hands" },
+      view.hands.map((hand, seat) =>
+        h(
+          "div",
+          { class: "hand-row" },
+          h("h3", {}, playerDot(seat), t("replay.hand", { name: ctx.names[seat] })),
+          h("div", { class: "hand" }, hand.map((n) => h("span", { class: "card" }, n))),
+          view.discards && view.discards[seat] !== null && view.discards[seat] !== undefined
+            ? h("span", { class: "small muted" }, t("catbox.discardOf", { n: view.discards[seat] }))
+            : null,
+        ),
+      ),
+    );
+  }
+  if (!view.hand) return null; // spectators have no hand
+  const usable = new Set([...legal.plays.map((p) => p.n), ...legal.discards.map((d) => d.n)]);
+  const pick = (n) => {
+    ctx.ui.card = ctx.ui.card === n ? null : n;
+    ctx.rerender();
+  };
+  // Each copy of a number is its own card; selecting one selects "a card of that number".
+  let markedChosen = false;
+  const cards = view.hand.map((n, i) => {
+    const isChosen = chosen === n && !markedChosen;
+    if (isChosen) markedChosen = true;
+    return h(
+      "button",
+      {
+        type: "button",
+        class: ["card", "hand-card", isChosen ? "selected" : null],
+        "data-key": `card-${i}`,
+        "data-card": n,
+        "aria-pressed": isChosen ? "true" : "false",
+        disabled: !usable.has(n) || ctx.busy,
+        onclick: () => pick(n),
+      },
+      n,
+    );
+  });
+  const controls = [];
+  if (legal.predicts.length) {
+    controls.push(
+      h("p", {}, t("catbox.phase.predict")),
+      h(
+        "div",
+        { class: "row" },
+        legal.predicts.map((p) =>
+          h("button", { type: "button", class: "primary", "data-key": p.text, "data-action": p.text, disabled: ctx.busy, onclick: () => act(p.text) }, t("catbox.predict", { n: p.n })),
+        ),
+      ),
+    );
+  } else if (legal.discards.length) {
+    const d = legal.discards.find((x) => x.n === chosen);
+    controls.push(
+      h("p", {}, t("catbox.phase.discard")),
+      d
+        ? h("button", { type: "button", class: "primary", "data-key": "discard", "data-action": d.text, disabled: ctx.busy, onclick: () => act(d.text) }, t("catbox.discardThis", { n: d.n }))
+        : h("p", { class: "muted" }, t("catbox.chooseCard")),
+    );
+  } else if (legal.plays.length) {
+    if (chosen === null || !playsForChosen.length) controls.push(h("p", { class: "muted" }, t("catbox.chooseCard")));
+    else
+      controls.push(
+        h("p", {}, t("catbox.chooseColour", { n: chosen })),
+        h(
+          "div",
+          { class: "row colour-choices" },
+          playsForChosen.map((p) =>
+            h(
+              "button",
+              {
+                type: "button",
+                class: ["colour-button", `suit-${p.colour}`],
+                "data-key": p.text,
+                "data-action": p.text,
+                disabled: ctx.busy,
+                onclick: () => act(p.text),
+              },
+              `${p.n} · ${colourName(p.colour)}`,
+            ),
+          ),
+        ),
+      );
+  }
+  return h(
+    "section",
+    { class: "my-hand", "aria-label": t("catbox.hand"), "data-testid": "hand" },
+    h("h2", {}, t("catbox.hand"), view.discard !== null && view.discard !== undefined ? h("span", { class: "small muted" }, ` · ${t("catbox.yourDiscard", { n: view.discard })}`) : null),
+    h("div", { class: "hand" }, cards),
+    h("div", { class: "controls", "data-testid": "controls" }, controls),
+  );
+}
+
+function initial(name) {
+  return String(name || "?").trim().slice(0, 1).toUpperCase();
+}

@@ -1,0 +1,19 @@
+// Pieces shared by the game renderers: dice with pips, player colour dots.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+
+// Pip positions on a 3×3 grid, numbered 1..9 left to right, top to bottom.
+const PIPS = { 1: [5], 2: [1, 9], 3: [1, 5, 9], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
+
+// A die showing `face`. Pass `attrs` to make it a button (selectable die) instead of a picture.
+export function dieFace(face, attrs = null, extraClass = null) {
+  const pips = [];
+  for (let cell = 1; cell <= 9; cell++) pips.push(h("span", { class: PIPS[face]?.includes(cell) ? "pip on" : "pip" }));
+  const label = t("catopomp.die", { n: face });
+  if (attrs) return h("button", { type: "button", class: ["die", extraClass], "aria-label": label, ...attrs }, pips);
+  return h("span", { class: ["die", extraClass], role: "img", "aria-label": label, "data-face": face }, pips);
+}
+
+export function playerDot(seat) {
+  return h("span", { class: "pc-dot", style: { "--pc": `var(--p${seat})` }, "aria-hidden": "true" });
+}

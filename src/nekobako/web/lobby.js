@@ -1,0 +1,411 @@
+// The lobby: who you are (sign up / log in / guest), the tables (join, add bots, start, watch,
+// replay) and the form to create a table with every option of the chosen game.
+import * as api from "./api.js";
+import { h, replaceKeepingFocus, toast } from "./dom.js";
+import { lang, onLangChange, pick, t } from "./i18n.js";
+import { currentUser, onUserChange, setUser } from "./session.js";
+import { optionLabel, optionName, seatsSummary, statusLabel } from "./tables.js";
+
+const POLL_MS = 3000;
+
+export function mount(root) {
+  const state = { games: [], tables: [], form: null, error: null };
+  const accountBox = h("section", { class: "panel account", "aria-labelledby": "account-title" });
+  const tablesBox = h("section", { class: "panel tables", "aria-labelledby": "tables-title" });
+  const createBox = h("section", { class: "panel create", "aria-labelledby": "create-title" });
+  root.append(h("div", { class: "lobby" }, accountBox, tablesBox, createBox));
+
+  // ---------------------------------------------------------------- account
+  function renderAccount() {
+    const user = currentUser();
+    if (user) {
+      replaceKeepingFocus(
+        accountBox,
+        h("h2", { id: "account-title" }, t("account.signedIn", { name: user.name })),
+        user.guest ? h("p", { class: "muted" }, t("account.guestBadge")) : null,
+      );
+      accountBox.hidden = true;
+      return;
+    }
+    accountBox.hidden = false;
+    const name = h("input", { id: "acc-name", name: "name", autocomplete: "username", required: true, maxlength: 24 });
+    const password = h("input", {
+      id: "acc-password",
+      name: "password",
+      type: "password",
+      autocomplete: "current-password",
+      minlength: 8,
+    });
+    const guestName = h("input", { id: "guest-name", name: "guest", required: true, maxlength: 24 });
+    async function submit(kind) {
+      try {
+        const who =
+          kind === "guest"
+            ? await api.guest(guestName.value.trim())
+            : kind === "signup"
+              ? await api.signup(name.value.trim(), password.value)
+              : await api.login(name.value.trim(), password.value);
+        setUser(who);
+      } catch (err) {
+        toast(err.message, "error");
+      }
+    }
+    replaceKeepingFocus(
+      accountBox,
+      h("h2", { id: "account-title" }, t("account.title")),
+      h("p", { class: "muted" }, t("account.intro")),
+      h(
+        "div",
+        { class: "account-forms" },
+        h(
+          "form",
+          {
+            class: "stack",
+            "data-testid": "login-form",
+            onsubmit: (e) => {
+              e.preventDefault();
+              submit(e.submitter?.value === "signup" ? "signup" : "login");
+            },
+          },
+          h("label", { for: "acc-name" }, t("account.name")),
+          name,
+          h("label", { for: "acc-password" }, t("account.password")),
+          password,
+          h(
+            "div",
+            { class: "row" },
+            h("button", { type: "submit", value: "login", class: "primary" }, t("account.login")),
+            h("button", { type: "submit", value: "signup" }, t("account.signup")),
+          ),
+        ),
+        h(
+          "form",
+          {
+            class: "stack",
+            "data-testid": "guest-form",
+            onsubmit: (e) => {
+              e.preventDefault();
+              submit("guest");
+            },
+          },
+          h("label", { for: "guest-name" }, t("account.guestName")),
+          guestName,
+          h("div", { class: "row" }, h("button", { type: "submit", class: "primary" }, t("account.guest"))),
+        ),
+      ),
+    );
+  }
+
+  // ---------------------------------------------------------------- tables
+  async function act(promise, then) {
+    try {
+      const result = await promise;
+      if (then) then(result);
+      await refresh();
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  function tableCard(table) {
+    const user = currentUser();
+    const info = state.games.find((g) => g.name === table.game);
+    const mine = table.you !== null && table.you !== undefined;
+    const isHost = user && table.host && table.host.id === user.id;
+    const emptySeats = table.seats.filter((s) => s.kind === "empty").length;
+    const open = table.status === "open";
+    const buttons = [];
+    const go = () => (location.hash = `#/table/${table.id}`);
+    if (mine) buttons.push(h("button", { type: "button", class: "primary", onclick: go }, t("lobby.open")));
+    if (open && !mine && emptySeats > 0 && user)
+      buttons.push(h("button", { type: "button", class: "primary", onclick: () => act(api.join(table.id), go) }, t("lobby.join")));
+    if (open && isHost && emptySeats > 0 && info) {
+      const select = h(
+        "select",
+        { "aria-label": t("lobby.botLevel"), class: "bot-level" },
+        info.bots.map((b) => h("option", { value: b }, t(`bot.${b}`))),
+      );
+      buttons.push(
+        h(
+          "span",
+          { class: "bot-adder" },
+          select,
+          h("button", { type: "button", onclick: () => act(api.addBot(table.id, select.value)) }, t("lobby.addBot")),
+        ),
+      );
+    }
+    if (open && isHost && emptySeats === 0)
+      buttons.push(h("button", { type: "button", class: "primary", onclick: () => act(api.start(table.id), go) }, t("lobby.start")));
+    if (open && mine) buttons.push(h("button", { type: "button", onclick: () => act(api.leave(table.id)) }, t("lobby.leave")));
+    if (!mine && table.status !== "open") buttons.push(h("button", { type: "button", onclick: go }, t("lobby.watch")));
+    if (table.status === "finished")
+      buttons.push(h("a", { class: "button", href: `/replay/${table.id}` }, t("lobby.replay")));
+    return h(
+      "li",
+      { class: ["table-card", `status-${table.status}`], "data-table": table.id },
+      h(
+        "div",
+        { class: "table-head" },
+        h("strong", {}, pick(table.title) || table.game),
+        h("span", { class: "muted" }, " ", t("lobby.tableN", { id: table.id })),
+        h("span", { class: ["badge", `st-${table.status}`] }, statusLabel(table.status)),
+      ),
+      h("div", { class: "seats-line" }, seatsSummary(table, user)),
+      h("div", { class: "options-line muted" }, optionsSummary(table, info)),
+      h("div", { class: "row actions" }, buttons),
+    );
+  }
+
+  function optionsSummary(table, info) {
+    if (!info) return "";
+    return info.options
+      .map((spec) => `${optionName(spec)}: ${optionLabel(spec, table.options[spec.name])}`)
+      .join(" · ");
+  }
+
+  function renderTables() {
+    const list = state.tables;
+    replaceKeepingFocus(
+      tablesBox,
+      h(
+        "div",
+        { class: "section-head" },
+        h("h2", { id: "tables-title" }, t("lobby.title")),
+        h("button", { type: "button", class: "link", onclick: refresh }, t("lobby.refresh")),
+      ),
+      list.length
+        ? h("ul", { class: "table-list" }, list.map(tableCard))
+        : h("p", { class: "muted" }, t("lobby.empty")),
+    );
+  }
+
+  // ---------------------------------------------------------------- create
+  const form = { game: null, seats: 2, clock: "none", seconds: 60, days: 1, options: {} };
+
+  function renderCreate() {
+    const user = currentUser();
+    const info = state.games.find((g) => g.name === form.game) || state.games[0];
+    if (!info) {
+      replaceKeepingFocus(createBox, h("h2", { id: "create-title" }, t("lobby.create")), h("p", {}, t("app.loading")));
+      return;
+    }
+    form.game = info.name;
+    form.seats = Math.min(Math.max(form.seats, info.min_players), info.max_players);
+    const gameSelect = h(
+      "select",
+      {
+        id: "create-game",
+        "data-key": "create-game",
+        onchange: (e) => {
+          form.game = e.target.value;
+          form.options = {};
+          renderCreate();
+        },
+      },
+      state.games.map((g) => h("option", { value: g.name, selected: g.name === info.name }, pick(g.title))),
+    );
+    const seatSelect = h(
+      "select",
+      {
+        id: "create-seats",
+        "data-key": "create-seats",
+        onchange: (e) => {
+          form.seats = Number(e.target.value);
+          renderCreate();
+        },
+      },
+      range(info.min_players, info.max_players).map((n) => h("option", { value: n, selected: n === form.seats }, n)),
+    );
+    const clockSelect = h(
+      "select",
+      {
+        id: "create-clock",
+        "data-key": "create-clock",
+        onchange: (e) => {
+          form.clock = e.target.value;
+          renderCreate();
+        },
+      },
+      ["none", "realtime", "turn"].map((k) =>
+        h("option", { value: k, selected: form.clock === k }, t(`lobby.clock.${k === "turn" ? "turnbased" : k}`)),
+      ),
+    );
+    const clockValue =
+      form.clock === "realtime"
+        ? field(
+            "create-seconds",
+            t("lobby.clockSeconds"),
+            h("input", {
+              id: "create-seconds",
+              type: "number",
+              min: 5,
+              max: 3600,
+              value: form.seconds,
+              oninput: (e) => (form.seconds = Number(e.target.value)),
+            }),
+          )
+        : form.clock === "turn"
+          ? field(
+              "create-days",
+              t("lobby.clockDays"),
+              h("input", {
+                id: "create-days",
+                type: "number",
+                min: 1,
+                max: 14,
+                value: form.days,
+                oninput: (e) => (form.days = Number(e.target.value)),
+              }),
+            )
+          : null;
+
+    const optionFields = info.options.map((spec) => optionField(spec));
+
+    async function submit(e) {
+      e.preventDefault();
+      const clock =
+        form.clock === "realtime"
+          ? { kind: "realtime", seconds: form.seconds }
+          : form.clock === "turn"
+            ? { kind: "turn", days: form.days }
+            : { kind: "none" };
+      const options = {};
+      for (const [k, v] of Object.entries(form.options)) if (v !== "" && v !== undefined) options[k] = v;
+      try {
+        const table = await api.createTable(form.game, form.seats, options, clock);
+        toast(t("lobby.created", { id: table.id }));
+        location.hash = `#/table/${table.id}`;
+      } catch (err) {
+        toast(err.message, "error");
+        const box = createBox.querySelector(".form-error");
+        if (box) box.textContent = err.message;
+      }
+    }
+
+    replaceKeepingFocus(
+      createBox,
+      h("h2", { id: "create-title" }, t("lobby.create")),
+      user ? null : h("p", { class: "muted" }, t("lobby.needAccount")),
+      h(
+        "form",
+        { class: "create-form", "data-testid": "create-form", onsubmit: submit },
+        h(
+          "div",
+          { class: "grid-fields" },
+          field("create-game", t("lobby.game"), gameSelect),
+          field("create-seats", t("lobby.seats"), seatSelect),
+          field("create-clock", t("lobby.clock"), clockSelect),
+          clockValue,
+        ),
+        optionFields.length ? h("h3", {}, t("lobby.options")) : null,
+        h("div", { class: "option-fields" }, optionFields),
+        h("p", { class: "form-error error", role: "alert" }),
+        h("button", { type: "submit", class: "primary", disabled: !user }, t("lobby.createButton")),
+      ),
+    );
+  }
+
+  function optionField(spec) {
+    const id = `opt-${spec.name}`;
+    const current = form.options[spec.name];
+    let control;
+    if (spec.choices) {
+      const choices = spec.default === null ? [null, ...spec.choices] : spec.choices;
+      control = h(
+        "select",
+        {
+          id,
+          "data-key": id,
+          "aria-describedby": `${id}-help`,
+          onchange: (e) => {
+            const choice = choices[Number(e.target.value)];
+            form.options[spec.name] = choice === null ? undefined : choice;
+          },
+        },
+        choices.map((choice, i) => {
+          const label = choice === null ? `${t("lobby.default")}` : optionLabel(spec, choice);
+          const isDefault = choice !== null && JSON.stringify(choice) === JSON.stringify(spec.default);
+          const selected =
+            current === undefined ? choice === null || (spec.default !== null && isDefault) : JSON.stringify(current) === JSON.stringify(choice);
+          return h("option", { value: i, selected }, isDefault ? `${label} (${t("lobby.default")})` : label);
+        }),
+      );
+    } else {
+      control = h("input", {
+        id,
+        "data-key": id,
+        "aria-describedby": `${id}-help`,
+        placeholder: spec.default === null ? t("lobby.default") : JSON.stringify(spec.default),
+        value: current === undefined ? "" : typeof current === "string" ? current : JSON.stringify(current),
+        oninput: (e) => {
+          const raw = e.target.value.trim();
+          let value = raw;
+          try {
+            value = raw === "" ? undefined : JSON.parse(raw);
+          } catch {
+            value = raw;
+          }
+          form.options[spec.name] = value;
+        },
+      });
+    }
+    return h(
+      "div",
+      { class: "option-field", "data-option": spec.name },
+      h("label", { for: id }, optionName(spec)),
+      control,
+      h("p", { class: "help", id: `${id}-help` }, pick(spec.help)),
+    );
+  }
+
+  // ---------------------------------------------------------------- data
+  async function refresh() {
+    try {
+      state.tables = await api.tables("open,running,finished");
+      renderTables();
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  function renderAll() {
+    renderAccount();
+    renderTables();
+    renderCreate();
+  }
+
+  api
+    .gameList()
+    .then((games) => {
+      state.games = games;
+      renderAll();
+    })
+    .catch((err) => toast(err.message, "error"));
+
+  renderAll();
+  refresh();
+  const timer = setInterval(() => {
+    if (!document.hidden) refresh();
+  }, POLL_MS);
+  const offLang = onLangChange(renderAll);
+  const offUser = onUserChange(() => {
+    renderAll();
+    refresh();
+  });
+  void lang;
+  return () => {
+    clearInterval(timer);
+    offLang();
+    offUser();
+  };
+}
+
+function field(id, label, control) {
+  return h("div", { class: "field" }, h("label", { for: id }, label), control);
+}
+
+function range(a, b) {
+  const out = [];
+  for (let i = a; i <= b; i++) out.push(i);
+  return out;
+}

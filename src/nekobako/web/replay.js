@@ -1,0 +1,181 @@
+// The replay viewer: step through a finished table move by move, every hand visible. The record
+// (GET /api/tables/{id}/record) gives the moves; the position after each step is the server's
+// full view (GET /api/tables/{id}/replay?step=N) — the client re-implements no rule, so it never
+// computes a position itself.
+import * as api from "./api.js";
+import { h, replaceKeepingFocus, toast } from "./dom.js";
+import { onLangChange, pick, t } from "./i18n.js";
+import { scoreTable } from "./table.js";
+import { buildLog } from "./words.js";
+
+const GAME_MODULES = {
+  shutbox: () => import("./games/shutbox.js"),
+  catbox: () => import("./games/catbox.js"),
+  catopomp: () => import("./games/catopomp.js"),
+};
+const PLAY_MS = 700;
+
+export function mount(root, { id }) {
+  const page = { table: null, record: null, info: null, module: null, step: 0, views: new Map(), playing: null, stepsAvailable: true, error: null };
+  const header = h("header", { class: "table-header" });
+  const bar = h("div", { class: "replay-bar", role: "toolbar", "aria-label": t("replay.move") });
+  const board = h("section", { class: "game-area", "data-testid": "replay-board" });
+  const side = h("aside", { class: "side" });
+  root.append(h("div", { class: "table-page replay" }, header, bar, h("div", { class: "table-body" }, board, side)));
+
+  const total = () => (page.record ? page.record.actions.length : 0);
+  const names = () => (page.record && page.record.names ? page.record.names : []);
+
+  async function viewAt(step) {
+    if (page.views.has(step)) return page.views.get(step);
+    if (step === total() && page.record.final) return page.record.final;
+    if (!page.stepsAvailable) return null;
+    try {
+      const answer = await api.replayStep(id, step);
+      const view = answer.view || answer;
+      page.views.set(step, view);
+      return view;
+    } catch (err) {
+      if (err.status === 404 || err.status === 405) page.stepsAvailable = false;
+      else toast(err.message, "error");
+      return null;
+    }
+  }
+
+  async function go(step) {
+    const n = Math.max(0, Math.min(total(), step));
+    page.step = n;
+    renderBar();
+    const view = await viewAt(n);
+    if (page.step !== n) return; // a later click won
+    renderBoard(view);
+  }
+
+  function renderHeader() {
+    const tbl = page.table;
+    replaceKeepingFocus(
+      header,
+      h("h1", {}, tbl ? t("replay.title", { game: pick(tbl.title) || t(`game.${tbl.game}`), id }) : t("app.loading")),
+      h("p", { class: "muted small" }, t("replay.keys"), " · ", h("a", { href: "/" }, t("app.back"))),
+    );
+  }
+
+  function renderBar() {
+    if (!page.record) return replaceKeepingFocus(bar, page.error ? h("p", { class: "error" }, page.error) : h("p", {}, t("app.loading")));
+    const n = page.step;
+    const last = total();
+    replaceKeepingFocus(
+      bar,
+      h("button", { type: "button", "data-key": "first", onclick: () => go(0), disabled: n === 0 }, "⏮ ", t("replay.first")),
+      h("button", { type: "button", "data-key": "prev", onclick: () => go(n - 1), disabled: n === 0 }, "◀ ", t("replay.prev")),
+      h("button", { type: "button", "data-key": "play", class: "primary", onclick: togglePlay }, page.playing ? `⏸ ${t("replay.pause")}` : `▶ ${t("replay.play")}`),
+      h("button", { type: "button", "data-key": "next", onclick: () => go(n + 1), disabled: n === last }, t("replay.next"), " ▶"),
+      h("button", { type: "button", "data-key": "last", onclick: () => go(last), disabled: n === last }, t("replay.last"), " ⏭"),
+      h("input", {
+        type: "range",
+        min: 0,
+        max: last,
+        value: n,
+        "data-key": "slider",
+        "aria-label": t("replay.move"),
+        oninput: (e) => go(Number(e.target.value)),
+      }),
+      h("span", { class: "position", "data-testid": "replay-position" }, n === 0 ? t("replay.start") : t("replay.step", { n, total: last })),
+    );
+  }
+
+  function renderBoard(view) {
+    if (!view) {
+      replaceKeepingFocus(board, h("p", { class: "muted" }, page.stepsAvailable ? t("app.loading") : t("replay.unavailable")));
+      renderSide(null);
+      return;
+    }
+    const ctx = { names: names(), me: null, act: () => {}, busy: true, ui: {}, rerender: () => {}, replay: true };
+    replaceKeepingFocus(
+      board,
+      page.module.render(view, ctx),
+    );
+    renderSide(view);
+  }
+
+  function renderSide(view) {
+    const nm = names();
+    const moves = page.record ? page.record.actions : [];
+    const items = moves.map((entry, i) => {
+      const m = entry.match(/^\s*(\d+)\s*:\s*(.*)$/);
+      const seat = m ? Number(m[1]) : -1;
+      const text = m ? m[2] : entry;
+      const words = page.module.describeAction(seat, text, nm) || text;
+      return h(
+        "li",
+        { class: i + 1 === page.step ? "current" : null },
+        h("button", { type: "button", "data-key": `move-${i + 1}`, onclick: () => go(i + 1) }, words),
+      );
+    });
+    const log = view ? buildLog(view, page.info, nm, page.module).filter((e) => e.kind === "event").slice(-12).reverse() : [];
+    replaceKeepingFocus(
+      side,
+      view ? h("h2", {}, t("table.scores")) : null,
+      view ? scoreTable(view, nm, page.module) : null,
+      log.length ? h("h2", {}, t("table.log")) : null,
+      log.length ? h("ul", { class: "log" }, log.map((e) => h("li", { class: "log-event" }, e.text))) : null,
+      h("h2", {}, t("replay.move")),
+      h("ol", { class: "move-list", "data-testid": "move-list" }, items),
+    );
+    const current = side.querySelector(".move-list li.current");
+    if (current) current.scrollIntoView({ block: "nearest" });
+  }
+
+  function togglePlay() {
+    if (page.playing) {
+      clearInterval(page.playing);
+      page.playing = null;
+    } else {
+      if (page.step >= total()) go(0);
+      page.playing = setInterval(() => {
+        if (page.step >= total()) return togglePlay();
+        go(page.step + 1);
+      }, PLAY_MS);
+    }
+    renderBar();
+  }
+
+  function onKey(e) {
+    if (!page.record || e.target.closest("input, select, textarea")) return;
+    if (e.key === "ArrowRight") go(page.step + 1);
+    else if (e.key === "ArrowLeft") go(page.step - 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(total());
+    else if (e.key === " " && !e.target.closest("button")) togglePlay();
+    else return;
+    e.preventDefault();
+  }
+
+  async function load() {
+    try {
+      page.table = await api.table(id);
+      renderHeader();
+      page.module = await GAME_MODULES[page.table.game]();
+      page.info = await api.gameInfo(page.table.game).catch(() => null);
+      page.record = await api.record(id);
+      await go(total());
+    } catch (err) {
+      page.error = err.status === 409 ? t("replay.unavailable") : t("app.error", { message: err.message });
+      renderBar();
+    }
+  }
+
+  renderHeader();
+  renderBar();
+  load();
+  document.addEventListener("keydown", onKey);
+  const offLang = onLangChange(() => {
+    renderHeader();
+    go(page.step);
+  });
+  return () => {
+    document.removeEventListener("keydown", onKey);
+    clearInterval(page.playing);
+    offLang();
+  };
+}

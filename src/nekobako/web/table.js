@@ -1,0 +1,390 @@
+// A table page: seats while the table is open, the game while it runs (drawn by games/<name>.js
+// from the view the server sends over the WebSocket), the results and the replay link after.
+import * as api from "./api.js";
+import { h, replaceKeepingFocus, toast } from "./dom.js";
+import { joinNames, onLangChange, pick, t } from "./i18n.js";
+import { currentUser, onUserChange } from "./session.js";
+import { seatName, seatNames, seatsSummary, statusLabel } from "./tables.js";
+import { buildLog } from "./words.js";
+import { TableSocket } from "./ws.js";
+
+const GAME_MODULES = {
+  shutbox: () => import("./games/shutbox.js"),
+  catbox: () => import("./games/catbox.js"),
+  catopomp: () => import("./games/catopomp.js"),
+};
+
+export function mount(root, { id }) {
+  const page = {
+    table: null,
+    view: null,
+    clock: null,
+    clockOffset: 0, // server time − local time, seconds
+    connected: false,
+    info: null, // game description from /api/games
+    module: null, // games/<name>.js
+    ui: {}, // the game renderer's own selection state, kept across server messages
+    results: null,
+    notices: [],
+    sending: false,
+  };
+
+  const header = h("header", { class: "table-header" });
+  const status = h("div", { class: "turn-line", role: "status", "aria-live": "polite", "data-testid": "turn" });
+  const clockBox = h("div", { class: "clock", "data-testid": "clock" });
+  const board = h("section", { class: "game-area", "aria-label": t("table.players"), "data-testid": "game" });
+  const side = h("aside", { class: "side" });
+  const resultsBox = h("section", { class: "results", "data-testid": "results", hidden: true });
+  const layout = h(
+    "div",
+    { class: "table-page" },
+    header,
+    h("div", { class: "status-bar" }, status, clockBox),
+    resultsBox,
+    h("div", { class: "table-body" }, board, side),
+  );
+  root.append(layout);
+
+  // ---------------------------------------------------------------- socket
+  const socket = new TableSocket(id, {
+    state: onState,
+    refused(msg) {
+      page.sending = false;
+      toast(t("table.rejected", { reason: msg.reason }), "error");
+      render();
+    },
+    status(connected, code) {
+      page.connected = connected;
+      if (!connected && code === 4404) {
+        toast(t("app.notFound"), "error");
+      }
+      renderStatus();
+    },
+  });
+
+  async function onState(msg) {
+    page.table = msg.table;
+    page.view = msg.view;
+    page.clock = msg.clock;
+    page.sending = false;
+    if (msg.clock && typeof msg.clock.now === "number") page.clockOffset = msg.clock.now - Date.now() / 1000;
+    for (const n of msg.notices || []) page.notices.push(n);
+    if (!page.info) page.info = await api.gameInfo(msg.table.game).catch(() => null);
+    if (!page.module) page.module = await GAME_MODULES[msg.table.game]();
+    if (msg.view && msg.view.over && !page.results) {
+      api
+        .results(id)
+        .then((r) => {
+          page.results = r;
+          renderResults();
+        })
+        .catch(() => {});
+    }
+    render();
+  }
+
+  // Send one action (a string taken from `legal`).
+  function act(text) {
+    if (page.sending) return;
+    if (!socket.act(text)) {
+      toast(t("app.offline"), "error");
+      return;
+    }
+    page.sending = true;
+    render();
+  }
+
+  // ---------------------------------------------------------------- drawing
+  function names() {
+    const n = page.view ? page.view.players : page.table ? page.table.seats.length : 0;
+    return seatNames(page.table, n);
+  }
+
+  function renderHeader() {
+    const tbl = page.table;
+    const title = tbl ? t("table.title", { game: pick(tbl.title) || t(`game.${tbl.game}`), id: tbl.id }) : t("table.connecting");
+    const me = tbl && tbl.you !== null && tbl.you !== undefined ? tbl.you : null;
+    replaceKeepingFocus(
+      header,
+      h("h1", {}, title),
+      h(
+        "p",
+        { class: "muted" },
+        tbl ? statusLabel(tbl.status) : "",
+        " · ",
+        me === null ? t("table.spectator") : t("table.youAre", { name: seatName(tbl, me) }),
+        " · ",
+        h("a", { href: "#/" }, t("app.back")),
+      ),
+    );
+  }
+
+  function renderStatus() {
+    const view = page.view;
+    const tbl = page.table;
+    let text = "";
+    let mine = false;
+    if (!page.connected && tbl) text = t("app.offline");
+    else if (!tbl) text = t("table.connecting");
+    else if (!view) text = t("table.waiting");
+    else if (view.over) text = t("table.over");
+    else if (view.to_move === "chance") text = t("table.chance");
+    else {
+      const seats = view.to_move;
+      mine = tbl.you !== null && seats.includes(tbl.you) && view.legal.length > 0;
+      const nm = names();
+      if (mine && seats.length === 1) text = t("table.yourTurn");
+      else if (seats.length === 1) text = t("table.turnOf", { name: nm[seats[0]] });
+      else text = (mine ? `${t("table.yourTurn")} · ` : "") + t("table.turnOfMany", { names: joinNames(seats.map((s) => nm[s])) });
+    }
+    const round = view && page.module && page.module.roundText ? page.module.roundText(view) : "";
+    replaceKeepingFocus(
+      status,
+      round ? h("span", { class: "round" }, round) : null,
+      h("span", { class: ["turn", mine ? "mine" : null] }, text),
+    );
+    status.classList.toggle("my-turn", mine);
+    renderClock();
+  }
+
+  function renderClock() {
+    const clock = page.clock;
+    if (!clock || clock.kind === "none" || !page.view || page.view.over) {
+      replaceKeepingFocus(clockBox, page.view && !page.view.over ? h("span", { class: "muted" }, t("table.noClock")) : null);
+      return;
+    }
+    const now = Date.now() / 1000 + page.clockOffset;
+    const nm = names();
+    const items = Object.entries(clock.deadlines || {}).map(([seat, due]) => {
+      const left = Math.max(0, due - now);
+      return h(
+        "span",
+        { class: ["clock-item", left < 10 ? "urgent" : null] },
+        
+        t("table.clockLeft", { name: nm[Number(seat)] ?? seat, time: formatDuration(left) }),
+      );
+    });
+    replaceKeepingFocus(clockBox, items);
+  }
+
+  function renderBoard() {
+    const view = page.view;
+    const tbl = page.table;
+    if (!tbl) return replaceKeepingFocus(board, h("p", {}, t("table.connecting")));
+    if (!view) return replaceKeepingFocus(board, seatManager());
+    if (!page.module) return replaceKeepingFocus(board, h("p", {}, t("app.loading")));
+    const legalKey = (view.legal || []).join("|");
+    if (page.ui.legalKey !== legalKey) page.ui = { legalKey };
+    const ctx = {
+      names: names(),
+      me: tbl.you ?? null,
+      act,
+      busy: page.sending,
+      ui: page.ui,
+      rerender: renderBoard,
+      replay: false,
+    };
+    replaceKeepingFocus(board, page.module.render(view, ctx));
+  }
+
+  function renderSide() {
+    const view = page.view;
+    if (!view || !page.module) return replaceKeepingFocus(side);
+    const nm = names();
+    const entries = buildLog(view, page.info, nm, page.module);
+    for (const n of page.notices) entries.push({ kind: "notice", text: pick(n.text) });
+    const recent = entries.slice(-80).reverse();
+    replaceKeepingFocus(
+      side,
+      h("h2", {}, t("table.scores")),
+      scoreTable(view, nm, page.module),
+      h("h2", {}, t("table.log")),
+      h(
+        "ul",
+        { class: "log", "data-testid": "log" },
+        recent.map((e) => h("li", { class: `log-${e.kind}` }, e.text)),
+      ),
+    );
+  }
+
+  function renderResults() {
+    const view = page.view;
+    if (!view || !view.over) {
+      resultsBox.hidden = true;
+      return;
+    }
+    resultsBox.hidden = false;
+    replaceKeepingFocus(resultsBox, resultsPanel(view, page.results, names(), id));
+  }
+
+  function seatManager() {
+    const tbl = page.table;
+    const user = currentUser();
+    const isHost = user && tbl.host && tbl.host.id === user.id;
+    const mine = tbl.you !== null && tbl.you !== undefined;
+    const levels = page.info ? page.info.bots : ["random"];
+    const run = async (promise) => {
+      try {
+        await promise;
+      } catch (err) {
+        toast(err.message, "error");
+      }
+      socket.sync();
+    };
+    const rows = tbl.seats.map((s, i) => {
+      const controls = [];
+      if (s.kind === "empty") {
+        if (user && !mine) controls.push(h("button", { type: "button", onclick: () => run(api.join(id, i)) }, t("lobby.join")));
+        if (isHost) {
+          const select = h(
+            "select",
+            { "aria-label": t("lobby.botLevel"), "data-key": `bot-level-${i}` },
+            levels.map((b) => h("option", { value: b }, t(`bot.${b}`))),
+          );
+          controls.push(
+            select,
+            h("button", { type: "button", "data-key": `add-bot-${i}`, onclick: () => run(api.addBot(id, select.value, i)) }, t("lobby.addBot")),
+          );
+        }
+      } else if (s.kind === "bot" && isHost) {
+        controls.push(h("button", { type: "button", onclick: () => run(api.removeSeat(id, i)) }, "✕"));
+      }
+      return h(
+        "li",
+        { class: "seat-row" },
+        h("span", { class: "pc-dot", style: { "--pc": `var(--p${i})` } }),
+        h("span", { class: "seat-name" }, t("table.seat", { n: i }), ": ", seatName(tbl, i), tbl.you === i ? ` (${t("lobby.you")})` : ""),
+        h("span", { class: "row" }, controls),
+      );
+    });
+    const full = tbl.seats.every((s) => s.kind !== "empty");
+    return h(
+      "div",
+      { class: "seat-manager" },
+      h("p", {}, t("table.waiting")),
+      h("ul", { class: "seat-list" }, rows),
+      h(
+        "div",
+        { class: "row" },
+        isHost && full ? h("button", { type: "button", class: "primary", "data-key": "start", onclick: () => run(api.start(id)) }, t("table.start")) : null,
+        mine ? h("button", { type: "button", onclick: () => run(api.leave(id)) }, t("table.leaveTable")) : null,
+      ),
+    );
+  }
+
+  function render() {
+    renderHeader();
+    renderStatus();
+    renderResults();
+    renderBoard();
+    renderSide();
+  }
+
+  const tick = setInterval(renderClock, 1000);
+  const offLang = onLangChange(render);
+  const offUser = onUserChange(() => socket.close() || location.reload());
+  render();
+  void seatsSummary;
+  return () => {
+    clearInterval(tick);
+    offLang();
+    offUser();
+    socket.close();
+  };
+}
+
+// Totals per seat, with each finished round's scores, and the winners marked.
+export function scoreTable(view, names, module) {
+  const rounds = view.round_scores || [];
+  const label = module && module.scoreLabel ? module.scoreLabel() : t("table.score");
+  return h(
+    "table",
+    { class: "scores", "data-testid": "scores" },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, t("table.player")),
+        rounds.map((_, r) => h("th", { scope: "col", title: t("table.round", { n: r + 1 }) }, t("table.roundShort", { n: r + 1 }))),
+        h("th", { scope: "col" }, label),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      names.map((name, seat) =>
+        h(
+          "tr",
+          { class: [view.winners && view.winners.includes(seat) ? "winner" : null, view.seat === seat ? "me" : null] },
+          h("th", { scope: "row" }, h("span", { class: "pc-dot", style: { "--pc": `var(--p${seat})` } }), name),
+          rounds.map((row) => h("td", {}, fmt(row[seat]))),
+          h("td", { class: "total" }, fmt(view.scores[seat])),
+        ),
+      ),
+    ),
+  );
+}
+
+export function resultsPanel(view, results, names, id) {
+  const winners = view.winners || [];
+  const places = results && results.places ? results.places : null;
+  const order = names.map((_, s) => s);
+  if (places) order.sort((a, b) => places[a] - places[b]);
+  const ratings = results && results.ratings ? results.ratings : [];
+  return h(
+    "div",
+    { class: "results-inner" },
+    h("h2", {}, t("table.over")),
+    h(
+      "p",
+      { class: "winners" },
+      "★ ",
+      t(winners.length > 1 ? "table.winners" : "table.winner", { names: joinNames(winners.map((s) => names[s])) }),
+    ),
+    h(
+      "table",
+      { class: "scores" },
+      h(
+        "thead",
+        {},
+        h("tr", {}, h("th", {}, t("table.place")), h("th", {}, t("table.player")), h("th", {}, t("table.total")), ratings.length ? h("th", {}, t("account.rating")) : null),
+      ),
+      h(
+        "tbody",
+        {},
+        order.map((seat) => {
+          const rating = ratings.find((r) => r.seat === seat);
+          return h(
+            "tr",
+            { class: winners.includes(seat) ? "winner" : null },
+            h("td", {}, places ? places[seat] : winners.includes(seat) ? 1 : ""),
+            h("td", {}, names[seat]),
+            h("td", {}, fmt(view.scores[seat])),
+            ratings.length ? h("td", {}, rating ? `${Math.round(rating.before)} → ${Math.round(rating.after)}` : "") : null,
+          );
+        }),
+      ),
+    ),
+    h(
+      "p",
+      { class: "row" },
+      h("a", { class: "button primary", href: `/replay/${id}`, "data-testid": "replay-link" }, t("table.replayLink")),
+      h("a", { class: "button", href: `/api/tables/${id}/record`, download: `nekobako-table-${id}.json` }, t("table.downloadRecord")),
+      h("a", { class: "button", href: "#/" }, t("app.back")),
+    ),
+  );
+}
+
+function fmt(x) {
+  if (x === null || x === undefined) return "";
+  return Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100);
+}
+
+function formatDuration(seconds) {
+  const s = Math.ceil(seconds);
+  if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}

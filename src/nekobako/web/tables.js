@@ -1,0 +1,55 @@
+// Words about tables shared by the lobby, the table page and the replay: seat names, statuses,
+// option names and values.
+import { h } from "./dom.js";
+import { has, pick, t } from "./i18n.js";
+
+export function statusLabel(status) {
+  return t(`lobby.status.${status}`);
+}
+
+// The name shown for a seat: the player's name, "bot (level)", or "empty seat".
+export function seatName(table, seat) {
+  const s = table && table.seats ? table.seats[seat] : null;
+  if (!s) return t("table.seat", { n: seat });
+  if (s.kind === "empty") return t("lobby.emptySeat");
+  if (s.kind === "bot" && !s.user) return t("lobby.bot", { level: t(`bot.${s.bot}`) });
+  return s.user ? s.user.name : t("table.seat", { n: seat });
+}
+
+export function seatNames(table, count) {
+  const n = count ?? (table && table.seats ? table.seats.length : 0);
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(seatName(table, i));
+  return out;
+}
+
+export function seatsSummary(table, user) {
+  return table.seats.map((s, i) =>
+    h(
+      "span",
+      { class: ["seat-chip", `kind-${s.kind}`, table.you === i ? "me" : null] },
+      h("span", { class: "pc-dot", style: { "--pc": `var(--p${i})` } }),
+      seatName(table, i),
+      table.you === i && user ? ` (${t("lobby.you")})` : "",
+    ),
+  );
+}
+
+// Option names: the engine gives help texts in both languages but only a code name; known names
+// get a short label here, others show their code name.
+export function optionName(spec) {
+  const key = `opt.${spec.name}`;
+  return has(key) ? t(key) : spec.name;
+}
+
+export function optionLabel(spec, value) {
+  if (value === undefined || value === null) return t("lobby.default");
+  const labels = spec.labels || {};
+  const key = typeof value === "object" ? JSON.stringify(value) : String(value);
+  if (labels[key]) return pick(labels[key]);
+  // Python writes booleans as "True" / "False" in label keys
+  if (typeof value === "boolean" && labels[value ? "True" : "False"]) return pick(labels[value ? "True" : "False"]);
+  if (value === true) return t("lobby.on");
+  if (value === false) return t("lobby.off");
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}

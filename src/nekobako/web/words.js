@@ -1,0 +1,60 @@
+// The game log in words: recorded actions (history, redacted for the viewer) interleaved with the
+// engine's events. Event templates come from the server (`messages` of /api/games, the engine's
+// own en/ja words); actions are put in words by each game module's `describeAction`.
+import { joinNames, lang, pick, t } from "./i18n.js";
+
+const SEAT_LIST_KEYS = new Set(["winners", "seats", "losers", "players"]);
+const SEAT_KEYS = new Set(["owner", "to", "from", "winner", "loser", "leader", "target"]);
+
+function formatValue(key, value, names, module) {
+  const special = module && module.eventValue ? module.eventValue(key, value) : undefined;
+  if (special !== undefined) return special;
+  if (Array.isArray(value)) {
+    if (SEAT_LIST_KEYS.has(key) && value.every((v) => Number.isInteger(v))) return joinNames(value.map((s) => names[s] ?? s));
+    return value.map((v) => (Array.isArray(v) ? v.join(" ") : v)).join(lang === "ja" ? "、" : ", ");
+  }
+  if (SEAT_KEYS.has(key) && Number.isInteger(value)) return names[value] ?? value;
+  if (value === null || value === undefined) return "—";
+  return String(value);
+}
+
+export function describeEvent(event, info, names, module = null) {
+  const messages = (info && info.messages) || {};
+  const template = messages[event.kind];
+  const who = event.seat === null || event.seat === undefined ? "" : names[event.seat] ?? t("table.seat", { n: event.seat });
+  const data = event.data || {};
+  if (template) {
+    return pick(template).replace(/\{(\w+)\}/g, (all, key) => {
+      if (key === "who") return who;
+      if (key in data) return formatValue(key, data[key], names, module);
+      return all;
+    });
+  }
+  // No template from the server: the event's name and its facts, still readable.
+  const facts = Object.entries(data)
+    .map(([k, v]) => `${k} ${formatValue(k, v, names, module)}`)
+    .join(", ");
+  return [who, event.kind.replace(/_/g, " "), facts].filter(Boolean).join(" · ");
+}
+
+// Log entries, oldest first: {kind: "action"|"event", seat, text, index}.
+export function buildLog(view, info, names, gameModule) {
+  const out = [];
+  const history = view.history || [];
+  const events = (view.events || []).slice().sort((a, b) => a.at - b.at);
+  let e = 0;
+  const flushEvents = (upTo) => {
+    while (e < events.length && events[e].at <= upTo) {
+      const ev = events[e++];
+      out.push({ kind: "event", seat: ev.seat, text: describeEvent(ev, info, names, gameModule), eventKind: ev.kind });
+    }
+  };
+  flushEvents(0);
+  history.forEach(([seat, text], i) => {
+    const words = gameModule.describeAction(seat, text, names);
+    if (words) out.push({ kind: seat === -1 ? "chance" : "action", seat, text: words, index: i });
+    flushEvents(i + 1);
+  });
+  flushEvents(Infinity);
+  return out;
+}
