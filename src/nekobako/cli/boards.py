@@ -317,7 +317,7 @@ def render_catopomp(view: Mapping[str, Any], lang: str, names: Sequence[str]) ->
             name,
             _fmt(counts[seat]),
             _cards(hell[seat]),
-            "♦" * int(gems[seat] or 0) if isinstance(gems[seat], int) else _fmt(gems[seat]),
+            f"{gems[seat]} " + "♦" * gems[seat] if isinstance(gems[seat], int) else _fmt(gems[seat]),
             " ".join(die(f) for f in (used[seat] if seat < len(used) else []) or []),
             die(spare[seat]) if seat < len(spare) and spare[seat] is not None else "",
             w["yes"] if boost[seat] else "",
