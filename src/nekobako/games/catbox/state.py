@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ...engine import CHANCE, Event, IllegalAction, Options, State
+from ...engine import CHANCE, Event, IllegalAction, MalformedAction, Options, State
 from .actions import DISCARDS, CatboxAction, Deal, Discard, Play, Predict, Start
 from .board import DISCARDS_BY_MASK, NIBBLE, PLAYS_BY_MASK, Table
 from .layouts import COLOURS, COLOURS_JA, COPIES, RED
@@ -126,6 +126,11 @@ class CatboxState(State):
     def is_over(self) -> bool:
         return self.phase == OVER
 
+    @property
+    def phase_name(self) -> str:
+        """"deal" (chance), "discard", "predict", "play" or "over"."""
+        return PHASE_NAMES[self.phase]
+
     def legal_actions(self, seat: int) -> tuple[CatboxAction, ...]:
         phase = self.phase
         if phase == PLAY:
@@ -188,7 +193,7 @@ class CatboxState(State):
         elif kind is Start:
             self._start(seat, action)  # type: ignore[arg-type]
         else:
-            raise IllegalAction(f"{action!r} is not a Cat in the Box action")
+            raise MalformedAction(f"{action!r} is not a Cat in the Box action")
 
     def _event(self, kind: str, seat: int | None = None, **data: Any) -> None:
         self.events.append(Event(kind, seat, data, len(self.history)))
