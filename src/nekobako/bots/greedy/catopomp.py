@@ -1,0 +1,94 @@
+"""Greedy Catopomp: shed as many cards as possible per play, low cards first, keep the dice boost
+and the high cards for answering, and push awkward hell cards onto others.
+
+* Play: score each legal play by cards shed (x10), minus its rank (low cards first: high ones win
+  tricks later), with a bonus for clearing hell cards (they need combinations of two while the
+  hand is not empty) and a penalty for spending the once-per-round dice boost. Answer with the
+  best-scoring play; pass only when every answer needs the boost and the seat still has many
+  cards (the boost is worth more at the end of the round).
+* Bury: the hand card that best joins the hell area's cards (a pair or a neighbour, so hell can be
+  played as a combination later), else the lowest.
+* Give / discard (after someone passes): the hell card that joins the rest the least; keep only
+  when not forced and nothing is worth giving (never: giving always sheds a card).
+* Spare die: the face of the number held most often (it makes sets), highest on ties.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...engine import Action
+from ...games.catopomp.actions import BURY, DISCARD, GIVE, PASS, PLAY, SPARE
+
+BOOST_COST = 8.0
+HELL_BONUS = 3.0
+MANY_CARDS = 4
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        kinds = {getattr(a, "kind", None) for a in legal}
+        seat = view["seat"]
+        hand = list(view.get("hand", []))
+        hell = list(view["hell"][seat])
+        if PLAY in kinds or PASS in kinds:
+            return self._play(legal, hand, hell)
+        if BURY in kinds:
+            return max(legal, key=lambda a: (_joins(a.arg, hell), -a.arg))
+        if DISCARD in kinds or GIVE in kinds:
+            droppable = [a for a in legal if a.kind in (DISCARD, GIVE)]
+            best = min(droppable, key=lambda a: (a.kind != DISCARD, _joins(a.arg, _without(hell, a.arg)), -a.arg))
+            return best
+        if SPARE in kinds:
+            counts = Counter(n for n in hand if isinstance(n, int) and 1 <= n <= 6)
+            return max(legal, key=lambda a: (counts.get(a.arg, 0), a.arg))
+        return legal[0]
+
+    def _play(self, legal: Sequence[Action], hand: list[Any], hell: list[Any]) -> Action:
+        plays = [a for a in legal if a.kind == PLAY]
+        passing = next((a for a in legal if a.kind == PASS), None)
+        if not plays:
+            return passing if passing is not None else legal[0]
+        cards_left = len(hand) + len(hell)
+
+        def score(a: Any) -> float:
+            boosted = bool(a.dice) or bool(a.spare)
+            shed = len(a.cards)
+            value = 10.0 * shed - 0.5 * a.rank
+            if a.hell:
+                value += HELL_BONUS * shed
+            if boosted:
+                value -= BOOST_COST
+            if shed >= cards_left:
+                value += 100.0  # goes out
+            return value
+
+        best = max(plays, key=lambda a: (score(a), -a.strength))
+        boosted = bool(best.dice) or bool(best.spare)
+        if passing is not None and boosted and cards_left > MANY_CARDS and len(best.cards) < cards_left:
+            return passing
+        return best
+
+    def __repr__(self) -> str:
+        return "GreedyBot('catopomp')"
+
+
+def _joins(card: int, others: list[Any]) -> int:
+    """How well `card` combines with `others`: 2 per equal number, 1 per neighbour."""
+    return sum(2 if o == card else 1 if isinstance(o, int) and abs(o - card) == 1 else 0 for o in others)
+
+
+def _without(cards: list[Any], card: int) -> list[Any]:
+    rest = list(cards)
+    if card in rest:
+        rest.remove(card)
+    return rest
