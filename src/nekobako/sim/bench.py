@@ -6,7 +6,8 @@ bot or solver that is not written yet is reported as missing instead of failing 
 
 * throughput: random playouts through the public API (`new_game`, `legal_actions`, `apply`,
   `sample_chance`, i.e. `engine.random_playout`), in actions applied per second, chance included;
-* ISMCTS: iterations per second of `make_bot("ismcts")` choosing the first decision of a round;
+* ISMCTS: iterations per second of `make_bot("ismcts", iterations=1000)` choosing the first
+  decision of a round (after the deal);
 * solver: seconds to solve Shut the Box from scratch (caches cleared) for 9, 10 and 12 tiles.
 """
 
@@ -39,12 +40,12 @@ ISMCTS_TARGETS: dict[str, float] = {"catbox": 2_000}
 class Settings:
     repeats: int  # medians of this many measurements
     seconds: float  # playout time per throughput repeat
-    ismcts_seconds: float  # aimed search time per ISMCTS repeat
+    ismcts_iterations: int  # search budget per ISMCTS repeat (make_bot's default is 1000)
     solver_repeats: int
 
 
-FULL = Settings(repeats=5, seconds=1.0, ismcts_seconds=1.0, solver_repeats=3)
-QUICK = Settings(repeats=1, seconds=0.02, ismcts_seconds=0.02, solver_repeats=1)
+FULL = Settings(repeats=5, seconds=1.0, ismcts_iterations=1000, solver_repeats=3)
+QUICK = Settings(repeats=1, seconds=0.02, ismcts_iterations=20, solver_repeats=1)
 
 
 def cpu_name() -> str:
@@ -103,8 +104,9 @@ def round_start(game: str, players: int, seed: int) -> Any:
     return state
 
 
-def ismcts_rate(game: str, players: int, seconds: float, seed: int = 0) -> float:
-    """ISMCTS iterations per second on a round's first decision, sized to last about `seconds`."""
+def ismcts_rate(game: str, players: int, iterations: int, seed: int = 0) -> float:
+    """ISMCTS iterations per second on a round's first decision, with a fixed budget: the cost of
+    an iteration grows with the tree, so a fixed count keeps figures comparable between runs."""
     from ..bots import make_bot
 
     state = round_start(game, players, seed)
@@ -113,15 +115,11 @@ def ismcts_rate(game: str, players: int, seconds: float, seed: int = 0) -> float
     if len(legal) < 2:
         raise RuntimeError("the first decision is forced; nothing to search")
 
-    def run(iterations: int) -> float:
-        bot = make_bot("ismcts", game=game, iterations=iterations)
-        start = time.perf_counter()
-        bot.choose(view, legal, random.Random(seed))
-        elapsed = time.perf_counter() - start
-        return getattr(bot, "last_iterations", iterations) / elapsed
-
-    probe = run(10)
-    return run(max(10, min(100_000, int(probe * seconds))))
+    bot = make_bot("ismcts", game=game, iterations=iterations)
+    start = time.perf_counter()
+    bot.choose(view, legal, random.Random(seed))
+    elapsed = time.perf_counter() - start
+    return getattr(bot, "last_iterations", iterations) / elapsed
 
 
 def _solver() -> Callable[[int], Any]:
@@ -184,7 +182,7 @@ def plan(settings: Settings) -> list[Step]:
                 "ismcts",
                 game,
                 f"{game} {players}p ISMCTS",
-                lambda r, g=game, p=players: ismcts_rate(g, p, settings.ismcts_seconds, seed=r),
+                lambda r, g=game, p=players: ismcts_rate(g, p, settings.ismcts_iterations, seed=r),
                 settings.repeats,
                 "iterations/s",
                 ISMCTS_TARGETS.get(game),
