@@ -312,6 +312,7 @@ def play_command(
         )
     )
     finished = False
+    failed: Exception | None = None
     try:
         session.run()
         finished = True
@@ -320,6 +321,9 @@ def play_command(
     except KeyboardInterrupt:
         console.print()
         session.say(t["quit"], "yellow")
+    except Exception as exc:  # a bug in a bot or a game: keep the record so it can be reproduced
+        failed = exc
+        err.print(f"[red]error:[/] the game stopped: {escape(type(exc).__name__)}: {escape(str(exc))}")
     if finished:
         session.show_results()
     path = record_path or Path("records") / f"{game}-{time.strftime('%Y%m%d-%H%M%S')}-s{seed}.json"
@@ -330,6 +334,8 @@ def play_command(
         err.print(f"[red]cannot save the record:[/] {escape(str(exc))}")
         raise typer.Exit(1) from None
     session.say(t["saved"].format(path=path), "green")
+    if failed is not None:
+        raise typer.Exit(1)
 
 
 def _bot_specs(game: str, text: str | None, count: int) -> list[BotSpec]:
