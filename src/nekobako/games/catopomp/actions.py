@@ -94,6 +94,7 @@ class Play(Action):
         "dice_value",
         "hell",
         "mitch_as",
+        "problem",
         "rank",
         "size",
         "spare",
@@ -113,36 +114,38 @@ class Play(Action):
             raise MalformedAction("more M= than Mitch cards")
         if mitch_as and not boosted:
             raise MalformedAction("Mitch counts as a number (M=…) only in a play with a dice boost")
-        if swap and not catletons:
-            raise MalformedAction("a swap needs a Cat-leton (C) in the play")
-        if swap and hell:
-            raise MalformedAction("Cat-leton may be swapped only in a play from the hand")
         if len(dice) + (1 if spare else 0) > 2:
             raise MalformedAction("a dice boost uses one or two dice")
         values = (
             numbers
             + [0] * (mitches - mitch_as)
             + [dice_value] * mitch_as
-            + [0] * (catletons - (1 if swap else 0))
-            + ([swap] if swap else [])
+            + [0] * (catletons - (1 if swap and catletons else 0))
+            + ([swap] if swap and catletons else [])
             + ([dice_value] if boosted else [])
         )
         values.sort()
         size = len(values)
-        if not cards:
-            raise MalformedAction("a play needs at least one card (dice cannot be played alone)")
-        if size > 4:
-            raise MalformedAction("a play has at most 4 cards")
-        if size == 1:
+        # well-formed but never legal: kept as values so the text round-trips and apply says why
+        problem = None
+        combo = None
+        if swap and not catletons:
+            problem = "a swap needs a Cat-leton (C) in the play"
+        elif swap and hell:
+            problem = "Cat-leton may be swapped only in a play from the hand"
+        elif not cards:
+            problem = "dice cannot be played alone: add at least one card"
+        elif size > 4:
+            problem = "a play has at most 4 cards"
+        elif size == 1:
             combo = SINGLE
         elif values[0] == values[-1]:
             combo = SET
         elif all(values[i + 1] == values[i] + 1 for i in range(size - 1)):
             combo = RUN
         else:
-            shown = "-".join(map(str, values))
-            raise MalformedAction(f"{shown} is neither a run nor a set")
-        rank = values[-1]
+            problem = "-".join(map(str, values)) + " is neither a run nor a set"
+        rank = values[-1] if values else 0
         words = ["hell" if hell else "play"]
         words += [str(n) for n in numbers]
         words += ["M"] * (mitches - mitch_as)
@@ -157,7 +160,7 @@ class Play(Action):
             words += ["swap", str(swap)]
         super().__init__(PLAY, " ".join(words))
         table_cards = list(cards)
-        if swap:
+        if swap and catletons:
             table_cards.remove(CATLETON)
             table_cards.append(swap)
             table_cards.sort()
@@ -173,7 +176,8 @@ class Play(Action):
             ("size", size),
             ("combo", combo),
             ("rank", rank),
-            ("strength", size * 64 + (32 if combo == SET else 0) + rank),
+            ("strength", -1 if combo is None else size * 64 + (32 if combo == SET else 0) + rank),
+            ("problem", problem),
             ("table_cards", tuple(table_cards)),
         ):
             object.__setattr__(self, name, value)
@@ -311,7 +315,7 @@ def _parse_play(hell: bool, words: list[str]) -> Play:
                 raise MalformedAction("there is no card 0; write M (Mdm Mitch) or C (Cat-leton)")
             cards.append(parse_card(word))
         i += 1
-    if not cards:
+    if not cards and not boosted:
         raise MalformedAction("a play needs at least one card")
     dice_value = sum(dice) + spare
     for value in mitch_values:

@@ -464,6 +464,8 @@ class CatopompState(State):
         return self._why_play_illegal(seat, action)  # type: ignore[arg-type]
 
     def _why_play_illegal(self, seat: int, play: A.Play) -> str:
+        if play.problem:
+            return play.problem
         source = self.hells[seat] if play.hell else self.hands[seat]
         need = [0] * SLOTS
         for card in play.cards:

@@ -1,0 +1,204 @@
+"""The notation of rules §9: one canonical text per action, parse ∘ print = identity."""
+
+from __future__ import annotations
+
+import pytest
+
+from nekobako.engine import InvalidOptions, MalformedAction
+from nekobako.games.catopomp import GAME
+
+CANONICAL = [
+    "start 1",
+    "deal 1 1 4 | 2 3 M | 5 C C",
+    "dice 3 5 6 1",
+    "dice",
+    "spare 4",
+    "play 3 4 5",
+    "play 3 4 +d5",
+    "play 3 4 +d2+3",
+    "play 3 5 +s4",
+    "play 3 4 +s4+d1",
+    "play 4 4 M=4 +d4",
+    "play 4 4 M=4 +d1+3",
+    "play 1 2 M",
+    "play 1 3 C swap 2",
+    "play C swap 7",
+    "play M C",
+    "hell 4 4",
+    "hell 4 +d5",
+    "hell M=6 +d6",
+    "bury 7",
+    "bury M",
+    "pass",
+    "give 6",
+    "give C",
+    "discard 6",
+    "keep",
+    # well-formed but never legal: still one text
+    "play 3 4 5 +d5",
+    "play 1 2 3 4 5",
+    "play +d6",
+]
+
+
+@pytest.mark.parametrize("text", CANONICAL)
+def test_canonical_text_round_trips(text: str) -> None:
+    action = GAME.parse_action(text)
+    assert str(action) == text
+    assert GAME.parse_action(str(action)) is action or GAME.parse_action(str(action)) == action
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("play 5 3 4", "play 3 4 5"),
+        ("play C 3 1 swap 2", "play 1 3 C swap 2"),
+        ("play M=4 4 4 +d4", "play 4 4 M=4 +d4"),
+        ("play 3 4 +d3+2", "play 3 4 +d2+3"),
+        ("play 3 4 +s4d1", "play 3 4 +s4+d1"),
+        ("PLAY 1 2 m", "play 1 2 M"),
+        ("deal 4 1 1 | M 3 2 | C 5 C", "deal 1 1 4 | 2 3 M | 5 C C"),
+    ],
+)
+def test_other_spellings_parse_to_the_canonical_action(text: str, canonical: str) -> None:
+    assert str(GAME.parse_action(text)) == canonical
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "play",
+        "play 0",
+        "play 21",
+        "play x",
+        "play 3 +d7",
+        "play 3 +d1+2+3",
+        "play 3 +s1+d2+3",
+        "play 3 +d1 +d2",
+        "play 3 +",
+        "play M=4",
+        "play 4 M=5 +d4",
+        "play 1 C swap",
+        "play 1 C swap M",
+        "play 1 C swap 2 swap 3",
+        "bury",
+        "bury 0",
+        "bury 3 4",
+        "give",
+        "spare 7",
+        "spare",
+        "start x",
+        "dice 0",
+        "pass 3",
+        "keep 1",
+        "hello",
+        "deal 1 2 | 3 X",
+    ],
+)
+def test_malformed_text_is_refused_with_a_reason(text: str) -> None:
+    with pytest.raises(MalformedAction) as info:
+        GAME.parse_action(text)
+    assert str(info.value)
+
+
+def test_non_text_is_refused() -> None:
+    with pytest.raises(MalformedAction):
+        GAME.parse_action(7)  # type: ignore[arg-type]
+
+
+def test_actions_are_interned_values() -> None:
+    assert GAME.parse_action("play 3 4 +d5") is GAME.parse_action("play 4 3 +d5")
+    assert GAME.parse_action("pass") is GAME.parse_action(" pass ")
+    action = GAME.parse_action("play 4 4 M=4 +d4")
+    with pytest.raises(AttributeError):
+        action.cards = ()  # type: ignore[misc]
+    assert hash(action) == hash(GAME.parse_action("play 4 4 M=4 +d4"))
+
+
+def test_play_combination_of_notation() -> None:
+    run = GAME.parse_action("play 1 3 C swap 2")
+    assert (run.combo, run.size, run.rank, run.values) == ("run", 3, 3, (1, 2, 3))
+    mitch = GAME.parse_action("play 4 4 M=4 +d1+3")
+    assert (mitch.combo, mitch.size, mitch.rank, mitch.dice_value) == ("set", 4, 4, 4)
+    assert GAME.parse_action("play 1 2 M").values == (0, 1, 2)
+    assert GAME.parse_action("play 3 4 5 +d5").problem == "3-4-5-5 is neither a run nor a set"
+
+
+def test_strength_order() -> None:
+    """Size first, then set over run, then the number (rules §3)."""
+    order = ["play M", "play 12", "play 1 2", "play 11 12", "play 1 1", "play 12 12", "play 1 2 3", "play 10 11 12"]
+    order += ["play 1 1 1", "play 1 2 3 4", "play 9 10 11 12", "play 1 1 1 1", "play 12 12 12 12"]
+    strengths = [GAME.parse_action(t).strength for t in order]
+    assert strengths == sorted(strengths) and len(set(strengths)) == len(strengths)
+
+
+# -- options -------------------------------------------------------------------------------------------
+
+
+def test_house_defaults() -> None:
+    for players in (2, 3, 4):
+        options = GAME.options({}, players)
+        assert options.deck == tuple((n, 4) for n in range(1, 13))
+        assert options.hand_size == 10
+        assert options.dice == players + 1
+        assert options.gems == 2
+        assert options.casual is False
+        assert options.extra_cards == "none"
+
+
+def test_options_are_parsed_from_text_and_json() -> None:
+    assert GAME.options({"deck": "1-10x4,11:2"}, 3).deck == (*((n, 4) for n in range(1, 11)), (11, 2))
+    assert GAME.options({"deck": [[2, 6], [1, 4]], "hand_size": 5}, 2).deck == ((1, 4), (2, 6))
+    options = GAME.options({"hand_size": "12", "dice": "8", "gems": 5, "casual": "on", "extra_cards": "both"}, 4)
+    assert (options.hand_size, options.dice, options.gems, options.casual, options.extra_cards) == (
+        12,
+        8,
+        5,
+        True,
+        "both",
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "players", "words"),
+    [
+        ({"hand_size": 4}, 2, "hand_size"),
+        ({"hand_size": 17}, 2, "hand_size"),
+        ({"dice": 1}, 2, "dice"),
+        ({"dice": 9}, 2, "dice"),
+        ({"gems": 0}, 2, "gems"),
+        ({"gems": 6}, 2, "gems"),
+        ({"casual": "maybe"}, 2, "casual"),
+        ({"extra_cards": "joker"}, 2, "extra_cards"),
+        ({"hell_power": True}, 2, "unknown option"),
+        ({"deck": "1-12"}, 2, "deck"),
+        ({"deck": [[0, 4], [1, 4]]}, 2, "1 to 20"),
+        ({"deck": [[1, 9], [2, 4]]}, 2, "copies"),
+        ({"deck": [[1, 4], [1, 4]]}, 2, "twice"),
+        ({"deck": [[1, 4]]}, 2, "two numbers"),
+        ({"deck": 12}, 2, "deck"),
+        ({"hand_size": 16}, 4, "need 64 cards"),
+        ({"deck": "1-5x2", "hand_size": 6}, 2, "need 12 cards"),
+    ],
+)
+def test_invalid_options_are_explained(options: dict, players: int, words: str) -> None:
+    with pytest.raises(InvalidOptions) as info:
+        GAME.options(options, players)
+    assert words in str(info.value)
+
+
+def test_player_counts() -> None:
+    for players in (1, 5, "2"):
+        with pytest.raises(InvalidOptions):
+            GAME.new_game(players, {})  # type: ignore[arg-type]
+
+
+def test_extra_cards_fill_the_deck_and_no_hell_power() -> None:
+    names = [spec["name"] for spec in GAME.describe_options()]
+    assert names == ["deck", "hand_size", "dice", "gems", "casual", "extra_cards"]
+    assert "hell" not in " ".join(names)
+    state = GAME.new_game(3, {"extra_cards": "both", "hand_size": 16})  # 48 + 3 extras ≥ 48
+    assert sum(state.rules.deck) == 51
+    assert state.rules.deck[21] == 2 and state.rules.deck[22] == 1  # Mitch, Cat-leton, Mitch
