@@ -1,0 +1,47 @@
+"""Random-playout throughput of Shut the Box through the public API (not a test; run by hand).
+
+    .venv/bin/python tests/shutbox/bench_speed.py [seconds-per-run] [runs]
+
+Each run plays whole games (new_game included) with `nekobako.engine.random_playout` for the
+given time on one core and reports actions per second; the median of the runs is printed.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+
+from nekobako.engine import get_game, random_playout
+
+CASES = [
+    (1, {}),
+    (2, {}),
+    (12, {}),
+    (4, {"simultaneous": True}),
+    (2, {"tiles": 12, "max_close": "any", "scoring": "digits"}),
+]
+
+
+def actions_per_second(players: int, options: dict, seconds: float, seed: int) -> float:
+    game = get_game("shutbox")
+    rng = random.Random(seed)
+    actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        actions += random_playout(game.new_game(players, options), rng)
+    return actions / (time.perf_counter() - start)
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    for players, options in CASES:
+        rates = [actions_per_second(players, options, seconds, seed) for seed in range(runs)]
+        shown = ", ".join(f"{r:,.0f}" for r in rates)
+        print(f"{players:>2} players {options!s:<55} median {statistics.median(rates):>10,.0f} actions/s  ({shown})")
+
+
+if __name__ == "__main__":
+    main()
