@@ -46,6 +46,13 @@ def test_numbers_add_up_and_seats_rotate():
     assert report["games"] == games
     assert sum(row["wins"] for row in report["bots"]) == pytest.approx(games)
     assert sum(row["wins"] for row in report["seats"]) == pytest.approx(games)
+    by_bot = {row["bot"]: row for row in report["by_bot"]}
+    assert by_bot["random"]["seats"] == 3 and by_bot["greedy"]["seats"] == 1
+    assert sum(row["wins"] for row in by_bot.values()) == pytest.approx(games)
+    randoms = sum(row["wins"] for row in report["bots"] if row["bot"] == "random")
+    assert by_bot["random"]["win_rate"] == pytest.approx(randoms / (3 * games))
+    for row in by_bot.values():
+        assert 0 <= row["ci95"][0] <= row["win_rate"] <= row["ci95"][1] <= 1
     for row in report["bots"]:
         low, high = row["ci95"]
         assert 0 <= low <= row["win_rate"] <= high <= 1

@@ -119,6 +119,8 @@ def print_report(report: dict, records: Path | None) -> None:
             cells.append(f"{row['shut_rate']:.1%}")
         table.add_row(*cells)
     console.print(table)
+    if len(report["by_bot"]) < len(report["bots"]):
+        print_by_bot(console, report)
     if report["players"] > 1:
         print_seats(console, report)
     console.print(f"mean actions per game: {report['mean_actions']:.1f}")
@@ -134,3 +136,20 @@ def print_seats(console: Console, report: dict) -> None:
         low, high = row["ci95"]
         seats.add_row(str(row["seat"]), f"{row['wins']:g}", f"{row['win_rate']:.1%}", f"{low:.1%} – {high:.1%}")
     console.print(seats)
+
+
+def print_by_bot(console: Console, report: dict) -> None:
+    table = Table(title="by bot (its entries together; win rate per seat played)")
+    for name in ("bot", "seats", "wins", "win rate", "95% interval", "mean score"):
+        table.add_column(name, justify="left" if name == "bot" else "right")
+    for row in report["by_bot"]:
+        low, high = row["ci95"]
+        table.add_row(
+            row["bot"],
+            str(row["seats"]),
+            f"{row['wins']:g}",
+            f"{row['win_rate']:.1%}",
+            f"{low:.1%} – {high:.1%}",
+            f"{row['mean_score']:.2f}",
+        )
+    console.print(table)

@@ -8,6 +8,7 @@ from shared wins are used as they are), which stays inside [0, 1] and behaves at
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from typing import Any
 
@@ -71,7 +72,46 @@ def summarize(results: Sequence[GameResult], bots: Sequence[BotSpec]) -> dict[st
         )
     return {
         "bots": rows,
+        "by_bot": by_bot(results, bots),
         "seats": seats,
         "mean_actions": sum(r.actions for r in results) / n if n else 0.0,
         "fair_share": 1 / players if players else 0.0,
     }
+
+
+def by_bot(results: Sequence[GameResult], bots: Sequence[BotSpec]) -> list[dict[str, Any]]:
+    """Entries of the same bot taken together (e.g. the three `greedy` against one `ismcts`).
+
+    `win_rate` is per seat played (a fair share is 1/players). Its interval comes from the games,
+    which are independent (the seats within a game are not): the normal interval of the bot's
+    wins per game, divided by its number of seats."""
+    n = len(results)
+    groups: dict[str, list[int]] = {}
+    for entry, spec in enumerate(bots):
+        groups.setdefault(spec.label, []).append(entry)
+    rows = []
+    for label, entries in groups.items():
+        per_game = []
+        score = 0.0
+        for result in results:
+            won = 0.0
+            for seat, entry in enumerate(result.seating):
+                if entry in entries:
+                    won += result.returns[seat]
+                    score += result.scores[seat]
+            per_game.append(won)
+        seats = len(entries)
+        mean = sum(per_game) / n if n else 0.0
+        sd = statistics.stdev(per_game) if n > 1 else 0.0
+        half = Z95 * sd / math.sqrt(n) if n else 0.0
+        rows.append(
+            {
+                "bot": label,
+                "seats": seats,
+                "wins": round(sum(per_game), 6),
+                "win_rate": mean / seats,
+                "ci95": [max(0.0, (mean - half) / seats), min(1.0, (mean + half) / seats)],
+                "mean_score": score / (n * seats) if n else 0.0,
+            }
+        )
+    return rows
