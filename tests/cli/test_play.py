@@ -62,8 +62,9 @@ def test_bad_input_is_answered_and_changes_nothing(tmp_path):
 
 
 def test_input_in_notation_is_accepted(tmp_path):
-    proc, path = play(tmp_path, "roll\n", "--seat", "1")
+    proc, path = play(tmp_path, "0: roll\n1: roll\n", "--seat", "1")
     assert proc.returncode == 0, proc.stderr
+    assert "You play seat 1 only" in proc.stdout
     actions = json.loads(path.read_text())["actions"]
     assert "1: roll" in actions
 

@@ -49,6 +49,7 @@ TEXT = {
         "history": "History",
         "seat": "seat",
         "player": "player",
+        "not_you": "You play seat {seat} only.",
     },
     "ja": {
         "you": "あなた",
@@ -72,6 +73,7 @@ TEXT = {
         "history": "履歴",
         "seat": "席",
         "player": "プレイヤー",
+        "not_you": "あなたが操作できるのは席{seat}だけです。",
     },
 }
 
@@ -191,6 +193,13 @@ class TerminalGame:
             if lowered in ("log", "history"):
                 self.show_history()
                 continue
+            if ":" in text:  # a line copied from a record, "0: shut 7"
+                prefix, _, rest = text.partition(":")
+                if prefix.strip().isdigit():
+                    if int(prefix) != self.seat:
+                        self.say(self.t["not_you"].format(seat=self.seat), "red")
+                        continue
+                    text = rest.strip()
             if text.isdigit():
                 n = int(text)
                 if not 1 <= n <= len(legal):
