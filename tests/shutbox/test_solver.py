@@ -196,3 +196,12 @@ def test_solve_command_table_and_errors():
     assert bad.returncode != 0 and "tiles cannot be 8" in bad.stderr
     other = run("solve", "catbox")
     assert other.returncode != 0 and "only shutbox" in other.stderr
+
+
+@pytest.mark.parametrize("max_close", ["any", 2])
+def test_offering_one_die_equals_forcing_it_under_sum6(max_close):
+    """Butler forces the single die when the open tiles sum to ≤ 6; we offer it. Where it is
+    offered, one die is never worse for the shut objective, so both rules have the same value."""
+    sol = solve(9, "shut", "total", max_close, "sum6")
+    small = [m for m in range(1, 1 << 9) if sum(t + 1 for t in range(9) if m >> t & 1) <= 6]
+    assert small and all(sol.roll_value(m, 1) >= sol.roll_value(m, 2) - 1e-12 for m in small)
