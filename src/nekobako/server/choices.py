@@ -27,9 +27,10 @@ class ChoiceTracker:
     def copy(self) -> ChoiceTracker:
         return ChoiceTracker(self.players, list(self.since), list(self._last))
 
-    def update(self, state: State, actor: int) -> None:
-        """Call after each applied entry (`actor` is its seat, `CHANCE` for outcomes)."""
-        seq = len(state.history)
+    def update(self, state: State, actor: int, seq: int) -> None:
+        """Call after each applied entry (`actor` is its seat, `CHANCE` for outcomes); `seq` is the
+        number of stored entries so far. (Not `len(state.history)`: a game may write simultaneous
+        choices into its history only once everyone has chosen.)"""
         if actor != CHANCE:
             self.since[actor] = seq
         if state.is_chance():

@@ -126,6 +126,7 @@ class Hub:
         if row.status in ("running", "finished"):
             entries = await self.db(games.load_actions, table_id)
             live.state, live.tracker = await asyncio.to_thread(rebuild, row, entries)
+            live.entries = entries
             live.row.seq = len(entries)
         return live
 
@@ -249,7 +250,7 @@ class Hub:
             row = live.row
             state = get_game(row.game).new_game(row.players, row.options)
             tracker = ChoiceTracker(row.players)
-            entries = fill_chance(state, tracker, row.seed)
+            entries = fill_chance(state, tracker, row.seed, 0)
             deadlines = self._deadlines(live, state, None, tracker)
             notices = [new_notice("started", None, len(entries), {})]
             values = {"status": "running", "started_at": now(), "seq": len(entries), "deadlines": deadlines}
@@ -299,17 +300,18 @@ class Hub:
                 new_state.apply(seat, action)
             except NekobakoError as exc:
                 raise Refusal("illegal", str(exc)) from None
-            new_tracker.update(new_state, seat)
-            entries = [format_entry(seat, action), *fill_chance(new_state, new_tracker, live.row.seed)]
+            seq_after = live.row.seq + 1
+            new_tracker.update(new_state, seat, seq_after)
+            entries = [format_entry(seat, action), *fill_chance(new_state, new_tracker, live.row.seed, seq_after)]
             values: dict[str, Any] = {
-                "seq": len(new_state.history),
+                "seq": live.row.seq + len(entries),
                 "deadlines": self._deadlines(live, new_state, tracker, new_tracker),
             }
             notices: list[NoticeRow] = []
             extra = None
             if new_state.is_over():
                 values.update(status="finished", finished_at=now(), deadlines={})
-                notices.append(new_notice("finished", None, len(new_state.history), {}))
+                notices.append(new_notice("finished", None, values["seq"], {}))
                 extra = self._rating_settlement(live, new_state)
             await self._persist(
                 live,
@@ -404,6 +406,8 @@ class Hub:
                 live.row.notices = [*live.row.notices, *new_notices]
             if state is not None:
                 live.state, live.tracker = state
+            if entries:
+                live.entries = [*live.entries[:first_seq], *entries]
             if users:
                 live.users.update(users)
             live.version += 1

@@ -29,6 +29,7 @@ class LiveTable:
     users: dict[int, dict[str, Any]]
     state: State | None = None
     tracker: ChoiceTracker | None = None
+    entries: list[str] = field(default_factory=list)  # the stored record entries; len == row.seq
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     version: int = 0  # bumped on every change, so writers can skip unchanged state messages
@@ -109,8 +110,9 @@ class LiveTable:
         }
 
     def record(self) -> Record:
-        assert self.state is not None
-        return self.state.record(self.row.seed)
+        """The stored entries in the order they were accepted: the complete record."""
+        row = self.row
+        return Record(row.game, row.players, dict(row.options), row.seed, list(self.entries))
 
 
 def chance_rng(seed: int, seq: int) -> random.Random:
@@ -119,14 +121,15 @@ def chance_rng(seed: int, seq: int) -> random.Random:
     return random.Random(f"{seed}:chance:{seq}")
 
 
-def fill_chance(state: State, tracker: ChoiceTracker, seed: int) -> list[str]:
-    """Sample every pending chance step; returns the record entries written."""
+def fill_chance(state: State, tracker: ChoiceTracker, seed: int, seq: int) -> list[str]:
+    """Sample every pending chance step (the first one would be stored at `seq`); returns the
+    record entries written."""
     entries = []
     while state.is_chance():
-        outcome = state.sample_chance(chance_rng(seed, len(state.history)))
+        outcome = state.sample_chance(chance_rng(seed, seq + len(entries)))
         state.apply(CHANCE, outcome)
-        tracker.update(state, CHANCE)
         entries.append(format_entry(CHANCE, outcome))
+        tracker.update(state, CHANCE, seq + len(entries))
     return entries
 
 
@@ -136,10 +139,10 @@ def rebuild(row: TableRow, entries: list[str]) -> tuple[State, ChoiceTracker]:
     game = get_game(row.game)
     state = game.new_game(row.players, row.options)
     tracker = ChoiceTracker(row.players)
-    for entry in entries:
+    for seq, entry in enumerate(entries, 1):
         seat, text = parse_entry(entry)
         state.apply(seat, game.parse_action(text))
-        tracker.update(state, seat)
+        tracker.update(state, seat, seq)
     return state, tracker
 
 
