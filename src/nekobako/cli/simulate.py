@@ -39,6 +39,7 @@ def simulate_command(
     options: list[str] = typer.Option([], "--options", "-o", help="Table option k=v (repeatable)."),
     records: Path | None = typer.Option(None, "--records", help="Write each game's record (JSON) here."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
+    lang: str = typer.Option("en", "--lang", help="en or ja, for the tables."),
 ) -> None:
     """Play K games between bots (seats rotate every game) and report wins with 95% intervals."""
     err = Console(stderr=True)
@@ -90,29 +91,77 @@ def simulate_command(
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False))
         return
-    print_report(report, records)
+    print_report(report, records, lang)
 
 
-def print_report(report: dict, records: Path | None) -> None:
+WORDS = {
+    "en": {
+        "title": "{title} · {players} players · {games} games · seed {seed}",
+        "caption": "seats rotate: entry j sits in seat (j + game index) mod players; "
+        "ties share the win; fair share {share}",
+        "entry": "entry",
+        "bot": "bot",
+        "wins": "wins",
+        "win_rate": "win rate",
+        "ci": "95% interval",
+        "mean_score": "mean score",
+        "shut_rate": "shut rate",
+        "seat": "seat",
+        "seats": "seats",
+        "by_seat": "by seat (whatever bot sat there)",
+        "by_bot": "by bot (its entries together; win rate per seat played)",
+        "actions": "mean actions per game: {n:.1f}",
+        "records": "records written to {path}/",
+    },
+    "ja": {
+        "title": "{title} · {players}人 · {games}ゲーム · シード {seed}",
+        "caption": "席は毎ゲーム回転 (エントリー j は席 (j + ゲーム番号) mod 人数); "
+        "同点は勝ちを等分; 公平な取り分 {share}",
+        "entry": "エントリー",
+        "bot": "ボット",
+        "wins": "勝ち",
+        "win_rate": "勝率",
+        "ci": "95%信頼区間",
+        "mean_score": "平均得点",
+        "shut_rate": "シャット率",
+        "seat": "席",
+        "seats": "席数",
+        "by_seat": "席ごと (座ったボットを問わず)",
+        "by_bot": "ボットごと (同じボットのエントリーを合算; 1席あたりの勝率)",
+        "actions": "1ゲームの平均手数: {n:.1f}",
+        "records": "記録の保存先: {path}/",
+    },
+}
+
+
+def _interval(row: dict) -> str:
+    low, high = row["ci95"]
+    return f"{low:.1%} – {high:.1%}"
+
+
+def print_report(report: dict, records: Path | None, lang: str = "en") -> None:
+    w = WORDS["ja" if lang == "ja" else "en"]
     console = Console()
-    title = get_game(report["game"]).title["en"]
+    game = get_game(report["game"])
     has_shut = any("shut_rate" in row for row in report["bots"])
     table = Table(
-        title=f"{title} · {report['players']} players · {report['games']} games · seed {report['seed']}",
-        caption=f"seats rotate: {report['seating']}; ties share the win; fair share {report['fair_share']:.1%}",
+        title=w["title"].format(
+            title=game.title.get(lang, game.title["en"]),
+            players=report["players"],
+            games=report["games"],
+            seed=report["seed"],
+        ),
+        caption=w["caption"].format(share=f"{report['fair_share']:.1%}"),
     )
-    for name in ("entry", "bot", "wins", "win rate", "95% interval", "mean score"):
-        table.add_column(name, justify="left" if name == "bot" else "right")
-    if has_shut:
-        table.add_column("shut rate", justify="right")
+    for key in ("entry", "bot", "wins", "win_rate", "ci", "mean_score", *(("shut_rate",) if has_shut else ())):
+        table.add_column(w[key], justify="left" if key == "bot" else "right")
     for row in report["bots"]:
-        low, high = row["ci95"]
         cells = [
             str(row["entry"]),
             row["bot"],
             f"{row['wins']:g}",
             f"{row['win_rate']:.1%}",
-            f"{low:.1%} – {high:.1%}",
+            _interval(row),
             f"{row['mean_score']:.2f}",
         ]
         if has_shut:
@@ -120,36 +169,26 @@ def print_report(report: dict, records: Path | None) -> None:
         table.add_row(*cells)
     console.print(table)
     if len(report["by_bot"]) < len(report["bots"]):
-        print_by_bot(console, report)
+        by_bot = Table(title=w["by_bot"])
+        for key in ("bot", "seats", "wins", "win_rate", "ci", "mean_score"):
+            by_bot.add_column(w[key], justify="left" if key == "bot" else "right")
+        for row in report["by_bot"]:
+            by_bot.add_row(
+                row["bot"],
+                str(row["seats"]),
+                f"{row['wins']:g}",
+                f"{row['win_rate']:.1%}",
+                _interval(row),
+                f"{row['mean_score']:.2f}",
+            )
+        console.print(by_bot)
     if report["players"] > 1:
-        print_seats(console, report)
-    console.print(f"mean actions per game: {report['mean_actions']:.1f}")
+        seats = Table(title=w["by_seat"])
+        for key in ("seat", "wins", "win_rate", "ci"):
+            seats.add_column(w[key], justify="right")
+        for row in report["seats"]:
+            seats.add_row(str(row["seat"]), f"{row['wins']:g}", f"{row['win_rate']:.1%}", _interval(row))
+        console.print(seats)
+    console.print(w["actions"].format(n=report["mean_actions"]))
     if records is not None:
-        console.print(f"records written to {records}/")
-
-
-def print_seats(console: Console, report: dict) -> None:
-    seats = Table(title="by seat (whatever bot sat there)")
-    for name in ("seat", "wins", "win rate", "95% interval"):
-        seats.add_column(name, justify="right")
-    for row in report["seats"]:
-        low, high = row["ci95"]
-        seats.add_row(str(row["seat"]), f"{row['wins']:g}", f"{row['win_rate']:.1%}", f"{low:.1%} – {high:.1%}")
-    console.print(seats)
-
-
-def print_by_bot(console: Console, report: dict) -> None:
-    table = Table(title="by bot (its entries together; win rate per seat played)")
-    for name in ("bot", "seats", "wins", "win rate", "95% interval", "mean score"):
-        table.add_column(name, justify="left" if name == "bot" else "right")
-    for row in report["by_bot"]:
-        low, high = row["ci95"]
-        table.add_row(
-            row["bot"],
-            str(row["seats"]),
-            f"{row['wins']:g}",
-            f"{row['win_rate']:.1%}",
-            f"{low:.1%} – {high:.1%}",
-            f"{row['mean_score']:.2f}",
-        )
-    console.print(table)
+        console.print(w["records"].format(path=records))
