@@ -1,6 +1,7 @@
 // Entry point: the top bar (account, language switch) and a small router.
 //   /                   lobby          (#/table/ID opens a table on the same page)
 //   /#/table/ID         a table: seats before the start, the game while it runs, results after
+//   /table/ID           the same table page (a link that can be shared)
 //   /replay/ID          the replay of a finished table
 import * as api from "./api.js";
 import { clear, h, toast } from "./dom.js";
@@ -14,7 +15,7 @@ let unmount = null;
 function route() {
   const replay = location.pathname.match(/^\/replay\/(\d+)\/?$/);
   if (replay) return { page: "replay", id: Number(replay[1]) };
-  const table = location.hash.match(/^#\/table\/(\d+)/);
+  const table = location.hash.match(/^#\/table\/(\d+)/) || location.pathname.match(/^\/table\/(\d+)\/?$/);
   if (table) return { page: "table", id: Number(table[1]) };
   return { page: "lobby" };
 }

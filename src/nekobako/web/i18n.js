@@ -56,7 +56,7 @@ const STRINGS = {
     "lobby.emptySeat": "empty seat",
     "lobby.status.open": "waiting for players",
     "lobby.status.running": "playing",
-    "lobby.status.over": "finished",
+    "lobby.status.finished": "finished",
     "lobby.status.abandoned": "abandoned",
     "lobby.replay": "Replay",
     "lobby.tableN": "Table {id}",
@@ -67,6 +67,7 @@ const STRINGS = {
     "lobby.on": "on",
     "lobby.off": "off",
     "lobby.bot": "bot ({level})",
+    "lobby.replacedBy": "{name} (bot)",
     "lobby.you": "you",
 
     "opt.tiles": "Tiles",
@@ -322,7 +323,7 @@ const STRINGS = {
     "lobby.emptySeat": "空席",
     "lobby.status.open": "参加者募集中",
     "lobby.status.running": "対局中",
-    "lobby.status.over": "終了",
+    "lobby.status.finished": "終了",
     "lobby.status.abandoned": "中止",
     "lobby.replay": "リプレイ",
     "lobby.tableN": "テーブル {id}",
@@ -333,6 +334,7 @@ const STRINGS = {
     "lobby.on": "あり",
     "lobby.off": "なし",
     "lobby.bot": "ボット（{level}）",
+    "lobby.replacedBy": "{name}（ボット）",
     "lobby.you": "あなた",
 
     "opt.tiles": "タイル数",

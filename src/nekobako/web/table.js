@@ -114,7 +114,7 @@ export function mount(root, { id }) {
         " · ",
         me === null ? t("table.spectator") : t("table.youAre", { name: seatName(tbl, me) }),
         " · ",
-        h("a", { href: "#/" }, t("app.back")),
+        h("a", { href: "/" }, t("app.back")),
       ),
     );
   }
@@ -191,8 +191,7 @@ export function mount(root, { id }) {
     const view = page.view;
     if (!view || !page.module) return replaceKeepingFocus(side);
     const nm = names();
-    const entries = buildLog(view, page.info, nm, page.module);
-    for (const n of page.notices) entries.push({ kind: "notice", text: pick(n.text) });
+    const entries = buildLog(view, page.info, nm, page.module, page.notices);
     const recent = entries.slice(-80).reverse();
     replaceKeepingFocus(
       side,
@@ -360,7 +359,7 @@ export function resultsPanel(view, results, names, id) {
             "tr",
             { class: winners.includes(seat) ? "winner" : null },
             h("td", {}, places ? places[seat] : winners.includes(seat) ? 1 : ""),
-            h("td", {}, names[seat]),
+            h("th", { scope: "row" }, h("span", { class: "pc-dot", style: { "--pc": `var(--p${seat})` } }), names[seat]),
             h("td", {}, fmt(view.scores[seat])),
             ratings.length ? h("td", {}, rating ? `${Math.round(rating.before)} → ${Math.round(rating.after)}` : "") : null,
           );
@@ -372,7 +371,7 @@ export function resultsPanel(view, results, names, id) {
       { class: "row" },
       h("a", { class: "button primary", href: `/replay/${id}`, "data-testid": "replay-link" }, t("table.replayLink")),
       h("a", { class: "button", href: `/api/tables/${id}/record`, download: `nekobako-table-${id}.json` }, t("table.downloadRecord")),
-      h("a", { class: "button", href: "#/" }, t("app.back")),
+      h("a", { class: "button", href: "/" }, t("app.back")),
     ),
   );
 }

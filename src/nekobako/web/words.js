@@ -32,21 +32,29 @@ export function describeEvent(event, info, names, module = null) {
   }
   // No template from the server: the event's name and its facts, still readable.
   const facts = Object.entries(data)
-    .map(([k, v]) => `${k} ${formatValue(k, v, names, module)}`)
+    .map(([k, v]) => `${k.replace(/_/g, " ")} ${formatValue(k, v, names, module)}`)
     .join(", ");
-  return [who, event.kind.replace(/_/g, " "), facts].filter(Boolean).join(" · ");
+  const what = event.kind.replace(/_/g, " ");
+  return `${who ? `${who}: ` : ""}${what}${facts ? ` (${facts})` : ""}`;
 }
 
-// Log entries, oldest first: {kind: "action"|"event", seat, text, index}.
-export function buildLog(view, info, names, gameModule) {
+// Log entries, oldest first: {kind: "action"|"chance"|"event"|"notice", seat, text, index}.
+// Table notices (a bot took a seat, …) are placed at the position (`seq`) they happened.
+export function buildLog(view, info, names, gameModule, notices = []) {
   const out = [];
   const history = view.history || [];
   const events = (view.events || []).slice().sort((a, b) => a.at - b.at);
+  const pending = notices.slice().sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
   let e = 0;
+  let n = 0;
   const flushEvents = (upTo) => {
     while (e < events.length && events[e].at <= upTo) {
       const ev = events[e++];
       out.push({ kind: "event", seat: ev.seat, text: describeEvent(ev, info, names, gameModule), eventKind: ev.kind });
+    }
+    while (n < pending.length && (pending[n].seq ?? 0) <= upTo) {
+      out.push({ kind: "notice", seat: pending[n].seat, text: pick(pending[n].text) });
+      n++;
     }
   };
   flushEvents(0);

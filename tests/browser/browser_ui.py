@@ -1,0 +1,190 @@
+"""What a person does in the browser, as small functions over a Playwright page: enter the lobby,
+create and fill a table, and take one turn of each game through the controls the client offers
+(never by sending notation directly). Each `*_turn` returns True when it acted."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+GAME_TIMEOUT = 150.0  # seconds for one whole game in a test
+
+
+class Frames:
+    """Every WebSocket `state` message a page received, parsed (to check what reached the page)."""
+
+    def __init__(self, page: Page):
+        self.states: list[dict] = []
+        page.on("websocket", self._attach)
+
+    def _attach(self, ws) -> None:
+        ws.on("framereceived", self._frame)
+
+    def _frame(self, payload) -> None:
+        if isinstance(payload, bytes):
+            return
+        try:
+            msg = json.loads(payload)
+        except ValueError:
+            return
+        if isinstance(msg, dict) and msg.get("type") == "state":
+            self.states.append(msg)
+
+    @property
+    def last_view(self) -> dict | None:
+        for msg in reversed(self.states):
+            if msg.get("view") is not None:
+                return msg["view"]
+        return None
+
+
+def enter_as_guest(page: Page, name: str) -> None:
+    page.goto("/")
+    page.fill("#guest-name", name)
+    page.click("[data-testid=guest-form] button[type=submit]")
+    page.wait_for_selector("[data-testid=whoami]")
+
+
+def create_table(page: Page, game: str, seats: int) -> int:
+    """Create a table from the lobby form (default options); returns its id."""
+    page.select_option("#create-game", game)
+    page.wait_for_selector(f"#create-game option[value={game}]:checked", state="attached")
+    page.select_option("#create-seats", str(seats))
+    page.click("[data-testid=create-form] button[type=submit]")
+    page.wait_for_url(re.compile(r".*#/table/\d+$"))
+    page.wait_for_selector(".seat-manager")
+    return int(page.url.rsplit("/", 1)[1])
+
+
+def add_bot(page: Page, seat: int, level: str = "random") -> None:
+    page.select_option(f"[data-key=bot-level-{seat}]", level)
+    page.click(f"[data-key=add-bot-{seat}]")
+    page.wait_for_selector(f"[data-key=add-bot-{seat}]", state="detached")
+
+
+def start(page: Page) -> None:
+    page.click("[data-key=start]")
+    page.wait_for_selector("[data-testid=game] > div:not(.seat-manager)")
+
+
+def game_over(page: Page) -> bool:
+    return page.locator("[data-testid=results]:not([hidden])").count() > 0
+
+
+def play_until_over(pages: list[Page], turn: Callable[[Page], bool], timeout: float = GAME_TIMEOUT) -> None:
+    """Let each page take its turns until every page shows the results."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(game_over(p) for p in pages):
+            return
+        acted = False
+        for p in pages:
+            if game_over(p):
+                continue
+            try:
+                acted = turn(p) or acted
+            except PlaywrightError:
+                acted = True  # the page re-rendered under the click: look again
+        if not acted:
+            pages[0].wait_for_timeout(60)
+    raise AssertionError("the game did not finish in time")
+
+
+def _first_action(page: Page, selector: str) -> str | None:
+    loc = page.locator(selector)
+    if loc.count() == 0:
+        return None
+    return loc.first.get_attribute("data-action")
+
+
+# ---------------------------------------------------------------------------------------- Shut the Box
+def shutbox_turn(page: Page) -> bool:
+    """Roll when the client offers it; otherwise pick a legal combination by clicking its tiles
+    one by one on your own board, then press the shut button."""
+    if page.locator("[data-testid=controls] [data-action='roll']:enabled").count():
+        page.click("[data-testid=controls] [data-action='roll']:enabled", timeout=2000)
+        return True
+    if page.locator("[data-testid=controls] [data-action='roll 1']:enabled").count():
+        page.click("[data-testid=controls] [data-action='roll 1']:enabled", timeout=2000)
+        return True
+    action = _first_action(page, ".choices button[data-action]:enabled")
+    if not action:
+        return False
+    for tile in action.split()[1:]:
+        page.click(f".player-board.mine button[data-tile='{tile}']", timeout=2000)
+    shut = page.locator("[data-key=shut]")
+    assert shut.get_attribute("data-action") == action
+    shut.click(timeout=2000)
+    return True
+
+
+# ---------------------------------------------------------------------------------------- Cat in the Box
+def catbox_turn(page: Page, frames: Frames | None = None) -> bool:
+    """Predict the first value offered; discard / play by picking a hand card and then the first
+    colour (or the discard button) the client offers for it."""
+    action = _first_action(page, "[data-testid=controls] button[data-action^='predict']:enabled")
+    if action:
+        page.click(f"[data-testid=controls] button[data-action='{action}']", timeout=2000)
+        return True
+    cards = page.locator(".my-hand .hand-card:enabled")
+    if cards.count() == 0:
+        return False
+    card = cards.first
+    number = card.get_attribute("data-card")
+    if card.get_attribute("aria-pressed") != "true":
+        card.click(timeout=2000)
+    discard = _first_action(page, "[data-key=discard]:enabled")
+    if discard:
+        page.click("[data-key=discard]", timeout=2000)
+        return True
+    colours = page.locator(".colour-choices button[data-action]:enabled")
+    if colours.count() == 0:
+        return False
+    offered = {colours.nth(i).get_attribute("data-action") for i in range(colours.count())}
+    if frames is not None and frames.last_view is not None:
+        legal = {a for a in frames.last_view["legal"] if a.startswith(f"play {number} ")}
+        if legal:  # the same position: the colours offered are exactly the legal plays of that card
+            assert offered == legal, (offered, legal)
+    page.click(f".colour-choices button[data-action='{sorted(offered)[0]}']", timeout=2000)
+    return True
+
+
+# ---------------------------------------------------------------------------------------- Catopomp
+def catopomp_turn(page: Page) -> bool:
+    """Choose spare / bury / keep-or-give by the first button offered; otherwise build a play by
+    selecting hand cards (then hell cards) until the client offers a matching play, or pass."""
+    for selector in (
+        "[data-testid=controls] button[data-action^='spare']:enabled",
+        "[data-testid=controls] button[data-action^='bury']:enabled",
+        "[data-testid=controls] button[data-action='keep']:enabled",
+        "[data-testid=controls] button[data-action^='give']:enabled",
+        "[data-testid=controls] button[data-action^='discard']:enabled",
+    ):
+        action = _first_action(page, selector)
+        if action:
+            page.click(f"[data-testid=controls] button[data-action='{action}']", timeout=2000)
+            return True
+    play_buttons = ".play-buttons button.primary[data-action]:enabled"
+    for source in (".my-hand button.cp-card:enabled", ".hell-area.mine button.cp-card:enabled"):
+        for _ in range(4):
+            if page.locator(play_buttons).count():
+                page.click(play_buttons, timeout=2000)
+                return True
+            unselected = page.locator(f"{source}[aria-pressed=false]")
+            if unselected.count() == 0:
+                break
+            unselected.first.click(timeout=2000)
+        if page.locator(play_buttons).count():
+            page.click(play_buttons, timeout=2000)
+            return True
+        if page.locator("[data-key=clear]").count():
+            page.click("[data-key=clear]", timeout=2000)
+    if page.locator("[data-action=pass]:enabled").count():
+        page.click("[data-action=pass]:enabled", timeout=2000)
+        return True
+    return False

@@ -1,0 +1,105 @@
+"""The lobby in a real browser: entering as a guest, signing up, the create form with every option
+and its explanation, the language switch (English / Japanese, the browser's language first)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from browser_ui import enter_as_guest  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def test_every_string_exists_in_both_languages(new_page):
+    page = new_page()
+    page.goto("/")
+    missing = page.evaluate("import('/static/i18n.js').then(m => m.missingKeys())")
+    assert missing == []
+
+
+def test_language_follows_the_browser_and_the_switch(new_page, screenshot):
+    page = new_page(locale="en-US")
+    page.goto("/")
+    page.wait_for_selector("#tables-title")
+    assert page.inner_text("#tables-title") == "Tables"
+    assert page.get_attribute("html", "lang") == "en"
+
+    page.click("#lang-switch")
+    assert page.inner_text("#tables-title") == "テーブル"
+    assert page.inner_text("#create-title") == "テーブルを作成"
+    assert page.get_attribute("html", "lang") == "ja"
+    page.reload()  # the choice is remembered
+    page.wait_for_selector("#tables-title")
+    assert page.inner_text("#tables-title") == "テーブル"
+    page.click("#lang-switch")
+    assert page.inner_text("#tables-title") == "Tables"
+
+    japanese = new_page(locale="ja-JP")
+    japanese.goto("/")
+    japanese.wait_for_selector("#tables-title")
+    assert japanese.inner_text("#tables-title") == "テーブル"
+    assert "ゲストで遊ぶ" in japanese.inner_text("[data-testid=guest-form]")
+    japanese.wait_for_selector("[data-option]")
+    screenshot(japanese, "lobby-ja")
+
+
+def test_guest_sign_up_log_in_and_the_create_form(new_page, server, screenshot):
+    page = new_page()
+    enter_as_guest(page, "Mika")
+    assert "Mika" in page.inner_text("[data-testid=whoami]")
+    page.click("#topnav button.link")  # log out
+    page.wait_for_selector("[data-testid=login-form]")
+
+    # sign up, log out, log in again
+    page.fill("#acc-name", "ren")
+    page.fill("#acc-password", "correct horse")
+    page.click("[data-testid=login-form] button[value=signup]")
+    page.wait_for_selector("[data-testid=whoami]")
+    page.click("#topnav button.link")
+    page.wait_for_selector("[data-testid=login-form]")
+    page.fill("#acc-name", "ren")
+    page.fill("#acc-password", "wrong password")
+    page.click("[data-testid=login-form] button[value=login]")
+    page.wait_for_selector(".toast.show.error")
+    page.fill("#acc-password", "correct horse")
+    page.click("[data-testid=login-form] button[value=login]")
+    page.wait_for_selector("[data-testid=whoami]")
+
+    # every option of every game is in the form, with the engine's explanation
+    games = httpx.get(server.url + "/api/games").json()["games"]
+    for game in games:
+        page.select_option("#create-game", game["name"])
+        for spec in game["options"]:
+            field = page.locator(f"[data-option={spec['name']}]")
+            assert field.count() == 1, spec["name"]
+            assert spec["help"]["en"] in field.inner_text()
+            if spec["choices"]:
+                assert field.locator("option").count() >= len(spec["choices"])
+        seats = page.locator("#create-seats option")
+        assert seats.count() == game["max_players"] - game["min_players"] + 1
+    page.select_option("#create-game", "shutbox")
+    screenshot(page, "lobby")
+
+    phone = new_page(width=390, height=844)
+    phone.goto("/")
+    phone.wait_for_selector("[data-option]")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the lobby is {width}px wide on a 390px phone"
+    screenshot(phone, "lobby-phone")
+
+
+def test_keyboard_reaches_the_guest_form(new_page):
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("#guest-name")
+    page.focus("#guest-name")
+    page.keyboard.type("Kei")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("[data-testid=whoami]")
+    assert "Kei" in page.inner_text("[data-testid=whoami]")

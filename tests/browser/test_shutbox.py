@@ -1,0 +1,78 @@
+"""Two people play a whole game of Shut the Box against each other, each in their own browser
+context, through the lobby (create, join, start) and the table page (roll, select tiles, shut)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from browser_ui import create_table, enter_as_guest, play_until_over, shutbox_turn, start  # noqa: E402
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def test_two_people_play_shut_the_box(new_page, screenshot):
+    alice = new_page()
+    bob = new_page(width=390, height=844)  # Bob plays on a phone-sized screen
+    enter_as_guest(alice, "Alice")
+    enter_as_guest(bob, "Bob")
+
+    table = create_table(alice, "shutbox", 2)
+    # Bob finds the table in the lobby and joins it
+    bob.click(f"li[data-table='{table}'] button:has-text('Join')")
+    bob.wait_for_url(f"**/#/table/{table}")
+    alice.wait_for_selector("[data-key=start]")
+    start(alice)
+
+    for page in (alice, bob):
+        page.wait_for_selector(".shutbox")
+        assert page.locator(".player-board").count() == 2
+
+    # whoever is to move: the turn line says so on both screens
+    alice.wait_for_selector("[data-action=roll], .player-board.active")
+    mover, waiter = (alice, bob) if alice.locator("[data-action=roll]").count() else (bob, alice)
+    mover.wait_for_selector("[data-action=roll]")
+    assert "Your turn" in mover.inner_text("[data-testid=turn]")
+    assert "Your turn" not in waiter.inner_text("[data-testid=turn]")
+
+    # keyboard: the roll button takes Enter, a tile takes Space
+    mover.focus("[data-action=roll]")
+    mover.keyboard.press("Enter")
+    mover.wait_for_selector(".choices button[data-action]:enabled, [data-action=roll]:enabled", state="attached", timeout=10000)
+    choices = mover.locator(".choices button[data-action]:enabled")
+    action = choices.first.get_attribute("data-action") if choices.count() else None
+    if action:
+        first_tile = action.split()[1]
+        mover.focus(f".player-board.mine button[data-tile='{first_tile}']")
+        mover.keyboard.press("Space")
+        assert mover.get_attribute(f".player-board.mine button[data-tile='{first_tile}']", "aria-pressed") == "true"
+        # tiles that cannot complete any legal combination with the selection are not offered
+        open_tiles = mover.locator(".player-board.mine button.tile")
+        legal = [a.split()[1:] for a in _legal_shuts(mover)]
+        for i in range(open_tiles.count()):
+            tile = open_tiles.nth(i)
+            number = tile.get_attribute("data-tile")
+            possible = any(first_tile in combo and number in combo for combo in legal)
+            assert tile.is_enabled() == (possible or number == first_tile), number
+        screenshot(mover, "shutbox")
+        mover.click("[data-key=clear]")
+
+    play_until_over([alice, bob], shutbox_turn)
+
+    for page in (alice, bob):
+        results = page.locator("[data-testid=results]")
+        assert "Game over" in results.inner_text()
+        assert page.locator("[data-testid=replay-link]").get_attribute("href") == f"/replay/{table}"
+        log = page.inner_text("[data-testid=log]")
+        assert "rolls two dice" in log and "shuts" in log
+    screenshot(alice, "shutbox-over")
+    screenshot(bob, "shutbox-over-phone")
+
+
+def _legal_shuts(page) -> list[str]:
+    buttons = page.locator(".choices button[data-action]")
+    return [buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())]
