@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_ui import enter_as_guest  # noqa: E402
+from browser_ui import enter_as_guest
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 

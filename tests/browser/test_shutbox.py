@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_ui import create_table, enter_as_guest, play_until_over, shutbox_turn, start  # noqa: E402
+from browser_ui import create_table, enter_as_guest, play_until_over, shutbox_turn, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -42,7 +42,9 @@ def test_two_people_play_shut_the_box(new_page, screenshot):
     # keyboard: the roll button takes Enter, a tile takes Space
     mover.focus("[data-action=roll]")
     mover.keyboard.press("Enter")
-    mover.wait_for_selector(".choices button[data-action]:enabled, [data-action=roll]:enabled", state="attached", timeout=10000)
+    mover.wait_for_selector(
+        ".choices button[data-action]:enabled, [data-action=roll]:enabled", state="attached", timeout=10000
+    )
     choices = mover.locator(".choices button[data-action]:enabled")
     action = choices.first.get_attribute("data-action") if choices.count() else None
     if action:
