@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from ..sim import bench
 
@@ -24,6 +25,7 @@ def register(app: typer.Typer) -> None:
 def bench_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     quick: bool = typer.Option(False, "--quick", help="One tiny repeat of everything (checks, not figures)."),
+    lang: str = typer.Option("en", "--lang", help="en or ja, for the table."),
 ) -> None:
     """Measure playout throughput, ISMCTS iterations/s and solver time on one core."""
     settings = bench.QUICK if quick else bench.FULL
@@ -45,7 +47,7 @@ def bench_command(
     if as_json:
         typer.echo(json.dumps(result))
         return
-    print_result(result, quick)
+    print_result(result, quick, lang)
 
 
 def _figure(value: float | None, unit: str) -> str:
@@ -56,19 +58,52 @@ def _figure(value: float | None, unit: str) -> str:
     return f"{value:,.0f} {unit}"
 
 
-def print_result(result: dict[str, Any], quick: bool) -> None:
+WORDS = {
+    "en": {
+        "title": "nekobako bench",
+        "quick": " (quick: not figures to quote)",
+        "pinned": "one core (pinned)",
+        "not_pinned": "not pinned",
+        "load": "load {load:.2f} before",
+        "medians": "medians of {n} repeats (solver {s})",
+        "measure": "measure",
+        "median": "median",
+        "target": "target",
+        "result": "result",
+        "pass": "pass",
+        "fail": "fail",
+        "missing": "not available",
+    },
+    "ja": {
+        "title": "nekobako ベンチマーク",
+        "quick": " (簡易: 引用する数値ではありません)",
+        "pinned": "1コアに固定",
+        "not_pinned": "コア固定なし",
+        "load": "開始前の負荷 {load:.2f}",
+        "medians": "{n}回の中央値 (ソルバー {s}回)",
+        "measure": "測定",
+        "median": "中央値",
+        "target": "目標",
+        "result": "判定",
+        "pass": "合格",
+        "fail": "不合格",
+        "missing": "未実装",
+    },
+}
+
+
+def print_result(result: dict[str, Any], quick: bool, lang: str = "en") -> None:
+    w = WORDS["ja" if lang == "ja" else "en"]
     console = Console()
-    core = "one core (pinned)" if result.get("core") is not None else "not pinned"
+    conditions = [result["cpu"], result["python"], w["pinned"] if result.get("core") is not None else w["not_pinned"]]
     if result.get("load_before"):
-        core += f" · load {result['load_before'][0]:.2f} before"
-    table = Table(
-        title=f"nekobako bench{' (quick: not figures to quote)' if quick else ''}",
-        caption=f"{result['cpu']} · {result['python']} · {core} · medians of {result['repeats']['throughput']} repeats",
-    )
-    table.add_column("measure")
-    table.add_column("median", justify="right")
-    table.add_column("target", justify="right")
-    table.add_column("result")
+        conditions.append(w["load"].format(load=result["load_before"][0]))
+    conditions.append(w["medians"].format(n=result["repeats"]["throughput"], s=result["repeats"]["solver"]))
+    table = Table(title=w["title"] + (w["quick"] if quick else ""), caption=" · ".join(conditions))
+    table.add_column(w["measure"])
+    table.add_column(w["median"], justify="right")
+    table.add_column(w["target"], justify="right")
+    table.add_column(w["result"])
     for step in bench.plan(bench.QUICK):
         path = f"{step.section}.{step.key}"
         if step.section == "throughput":
@@ -78,12 +113,14 @@ def print_result(result: dict[str, Any], quick: bool) -> None:
             value = result[step.section][step.key]
         target = "" if step.target is None else f"≥ {step.target:,.0f}"
         if path in result["missing"]:
-            verdict = "[yellow]not available[/]"
+            verdict = Text(w["missing"], style="yellow")
+        elif quick:  # tiny samples from a cold start: a verdict would mislead
+            verdict = Text("")
         elif path in result["pass"]:
-            verdict = "[green]pass[/]" if result["pass"][path] else "[red]fail[/]"
+            verdict = Text(w["pass"], style="green") if result["pass"][path] else Text(w["fail"], style="red")
         else:
-            verdict = ""
+            verdict = Text("")
         table.add_row(step.label, _figure(value, step.unit), target, verdict)
     console.print(table)
     for path, reason in result["missing"].items():
-        console.print(f"[yellow]not available[/] {path}: {reason}", highlight=False, markup=True)
+        console.print(Text.assemble((w["missing"], "yellow"), f" {path}: {reason}"))
