@@ -155,4 +155,3 @@ def determinizer(game: CatboxGame, view: Mapping[str, Any]) -> Determinizer:
     if _last[0] is not view or _last[1] != key:
         _last[:] = [view, key, Determinizer(game, view)]
     return _last[2]
-

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ...engine import CHANCE, Event, IllegalAction, MalformedAction, Options, State
+from ...engine import CHANCE, Event, IllegalAction, MalformedAction, Options, Record, State
 from .actions import DISCARDS, CatboxAction, Deal, Discard, Play, Predict, Start
 from .board import DISCARDS_BY_MASK, NIBBLE, PLAYS_BY_MASK, Table
 from .layouts import COLOURS, COLOURS_JA, COPIES, RED
@@ -128,7 +128,7 @@ class CatboxState(State):
 
     @property
     def phase_name(self) -> str:
-        """"deal" (chance), "discard", "predict", "play" or "over"."""
+        """ "deal" (chance), "discard", "predict", "play" or "over"."""
         return PHASE_NAMES[self.phase]
 
     def legal_actions(self, seat: int) -> tuple[CatboxAction, ...]:
@@ -396,6 +396,13 @@ class CatboxState(State):
         new.paradox, new.revealed, new.hidden = self.paradox, self.revealed, self.hidden
         new.totals, new.scores_by_round, new.winners_ = self.totals[:], self.scores_by_round[:], self.winners_[:]
         return new
+
+    def record(self, seed: int | None = None) -> Record:
+        """The history, plus any discards still pending (hidden from views, but part of the truth)."""
+        rec = super().record(seed)
+        if self.phase == DISCARD:
+            rec.actions += [f"{s}: {DISCARDS[d]}" for s, d in enumerate(self.discards) if d]
+        return rec
 
     def scores(self) -> list[float]:
         return list(self.totals)
