@@ -105,8 +105,19 @@ def test_bad_arguments_exit_non_zero(tmp_path):
         assert not (tmp_path / "x.json").exists()
 
 
-@pytest.mark.parametrize(("game", "players"), [("shutbox", 4), ("catbox", 2), ("catbox", 4), ("catopomp", 3)])
-def test_every_game_plays_to_the_end_with_its_own_board(tmp_path, game, players):
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [
+        ("shutbox", 4, "tiles=12"),
+        ("shutbox", 3, "simultaneous=on scoring=digits"),
+        ("catbox", 2, ""),
+        ("catbox", 4, ""),
+        ("catbox", 5, ""),
+        ("catopomp", 3, ""),
+        ("catopomp", 4, "extra_cards=both"),
+    ],
+)
+def test_every_game_plays_to_the_end_with_its_own_board(tmp_path, game, players, options):
     try:
         get_game(game)
     except (ImportError, AttributeError) as exc:
@@ -123,6 +134,8 @@ def test_every_game_plays_to_the_end_with_its_own_board(tmp_path, game, players)
         "random",
         "--record",
         str(path),
+        "--options",
+        options,
         input="1\n" * 5000,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
