@@ -361,7 +361,7 @@ def test_lead_after_the_owner_went_out() -> None:
             "deal 6 7 8 9 10 | 1 2 3 4 5 | 11 11 12 12 1 | 1 2 3 12 5",
             "dice 1 1 1 1 1",
             "1: play 1 2 3 4",
-            "1: bury 5",
+            "1: bury 5",  # the only hand card left must be buried: the hand is now empty
             *["2: pass", "1: keep", "3: pass", "1: keep", "0: pass", "1: keep"],
             "1: hell 5",
             "2: pass",
@@ -472,3 +472,59 @@ def test_deal_and_dice_are_validated() -> None:
     state.act(-1, "dice 3 5 1")
     assert state.view(None)["dice"]["centre"] == [1, 3, 5]
     assert state.to_move == (1,)
+
+
+def test_burying_the_last_hand_card_is_mandatory_and_frees_hell_singles() -> None:
+    state = run(
+        3, ["start 0", "deal 1 2 3 4 5 | 6 7 8 9 10 | 6 7 8 9 10", "dice 1 1 1 1", "0: play 1 2 3 4"], hand_size=5
+    )
+    assert legal(state, 0) == ["bury 5"]
+    state.act(0, "bury 5")
+    assert state.view(0)["hand"] == [] and state.view(0)["hell"][0] == [5]
+    for seat in (1, 2):
+        state.act(seat, "pass")
+        state.act(0, "keep")
+    assert "hell 5" in legal(state, 0)
+
+
+def test_round_can_end_during_a_transfer() -> None:
+    # seat 0 gives away its last hell card after seat 1 passes: seat 0 is out, seat 1 loses a gem
+    state = run(2, [*ROUND_1[:-2], "0: give 4"], hand_size=5)
+    assert state.view(None)["gems"] == [2, 1] and state.view(None)["round"] == 2
+    assert [e.kind for e in state.events][-4:] == ["player_out", "gem_lost", "round_over", "round_start"]
+
+
+def test_spare_dice_go_in_turn_order_while_dice_remain() -> None:
+    """Decision: with fewer dice than entitled players, spare dice go in turn order from the
+    round's start player; the centre may be empty (written `dice`)."""
+    state = GAME.new_game(3, {"dice": 2, "hand_size": 5})
+    state.act(-1, "start 0")
+    state.gems = [1, 1, 1]  # as after three lost rounds
+    state.round = 4
+    state.start_player = 2
+    state.act(-1, "deal 1 2 3 4 5 | 6 7 8 9 10 | 1 2 3 4 5")
+    assert state.spare_holders == (0, 2)  # seat 2 starts, then seat 0; seat 1 gets none
+    refused(state, -1, "dice 1")
+    state.act(-1, "dice")
+    assert state.to_move == (0, 2)
+    state.act(2, "spare 6")
+    state.act(0, "spare 1")
+    view = state.view(None)
+    assert view["dice"] == {"centre": [], "used": [[], [], []], "spare": [1, None, 6]}
+    assert view["current"] == 2
+
+
+def test_no_spare_dice_in_round_one() -> None:
+    state = run(2, ["start 0", "deal 1 2 3 4 5 | 6 7 8 9 10", "dice 1 2 3"], hand_size=5, gems=1)
+    assert state.view(None)["spare_holders"] == [] and state.to_move == (0,)
+
+
+def test_redacted_history_and_reveal() -> None:
+    state = run(2, ROUND_1, hand_size=5)
+    assert state.view(0)["history"][1] == [-1, "deal 1 2 3 4 5 | ?"]
+    assert state.view(1)["history"][1] == [-1, "deal ? | 6 7 8 9 10"]
+    assert state.view(None)["history"][1] == [-1, "deal ? | ?"]
+    assert state.full_view()["history"][1] == [-1, "deal 1 2 3 4 5 | 6 7 8 9 10"]
+    state = run(2, [*ROUND_1, "deal 1 2 3 4 5 | 6 7 8 9 10"], hand_size=5)
+    assert state.full_view()["hands"] == [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]
+    assert "hands" not in state.view(0) and "undealt" not in state.view(None)
