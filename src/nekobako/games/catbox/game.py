@@ -51,7 +51,7 @@ class CatboxGame(Game):
             "パラドックス！{who}は出せるカードがありません。トリック{trick}は無効、ラウンド終了",
         ),
         "round_scored": (
-            "{who}: {points} points in round {round} ({tricks} tricks, prediction {prediction}, bonus {bonus})",
+            "{who} scores {points} in round {round} (tricks won: {tricks}, prediction: {prediction}, bonus: {bonus})",
             "{who}：第{round}ラウンド {points}点（{tricks}トリック、予測{prediction}、ボーナス{bonus}）",
         ),
         "game_over": ("Game over: {winners} won", "ゲーム終了：勝者 {winners}"),

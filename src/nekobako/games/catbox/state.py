@@ -166,6 +166,12 @@ class CatboxState(State):
         held, xs, taken = self.held[seat], self.xs[seat], self.taken
         return bool((xs & 2 and held & ~taken[1]) or (xs & 4 and held & ~taken[2]) or (xs & 8 and held & ~taken[3]))
 
+    def chance_outcomes(self) -> list[tuple[CatboxAction, float]] | None:
+        """The first start player is a small chance step; deals are too many to list (None)."""
+        if self.phase == START:
+            return [(Start(s), 1 / self.players) for s in range(self.players)]
+        return None
+
     def sample_chance(self, rng: random.Random) -> CatboxAction:
         if self.phase == START:
             return Start(rng.randrange(self.players))
