@@ -59,9 +59,10 @@ class Roll(_Interned):
 class Dice(_Interned):
     """A chance outcome: the faces rolled, ascending (`dice 3 4`, `dice 5`)."""
 
-    __slots__ = ("faces", "total")
+    __slots__ = ("faces", "n", "total")
     _cache: ClassVar[dict[Any, _Interned]] = {}
     faces: tuple[int, ...]
+    n: int  # number of dice
     total: int
 
     def __new__(cls, *faces: int) -> Dice:
@@ -74,7 +75,7 @@ class Dice(_Interned):
             if len(key) not in (1, 2) or any(type(f) is not int or not 1 <= f <= 6 for f in key):
                 raise MalformedAction(f"dice are one or two faces from 1 to 6, not {faces!r}")
             found = object.__new__(cls)
-            found._init(faces=key, total=sum(key), _text="dice " + " ".join(map(str, key)))
+            found._init(faces=key, n=len(key), total=sum(key), _text="dice " + " ".join(map(str, key)))
             cls._cache[key] = found
         return found  # type: ignore[return-value]
 

@@ -140,7 +140,18 @@ class ShutState(State):
     # -- playing -----------------------------------------------------------------------------------
     def apply(self, seat: int, action: Any) -> None:
         if seat == CHANCE:
-            self._apply_chance(action)
+            if self._to_move is CHANCE_ONLY and type(action) is Dice and action.n == self._roll_n:
+                seat = self._roller  # the dice of the seat that rolled: the hot chance path
+                self.history.append((CHANCE, action))
+                self._dice[seat] = action
+                legal = self._shuts[self._open[seat] << TOTAL_BITS | action.total]
+                if legal:
+                    self._legal[seat] = legal
+                    self._to_move = self._active
+                else:
+                    self._end_turn(seat, action.total)
+            else:
+                self._apply_start(action)
             return
         to_move = self._to_move
         legal = (
@@ -161,24 +172,9 @@ class ShutState(State):
             self._roll_n = action.n
             self._to_move = CHANCE_ONLY
 
-    def _apply_chance(self, action: Any) -> None:
-        if self._to_move is not CHANCE_ONLY:
-            raise IllegalAction(self._refusal(CHANCE, action))
-        n = self._roll_n
-        if n:
-            if type(action) is not Dice or len(action.faces) != n:
-                raise IllegalAction(self._refusal(CHANCE, action))
-            seat = self._roller
-            self.history.append((CHANCE, action))
-            self._dice[seat] = action
-            legal = self._shuts[self._open[seat] << TOTAL_BITS | action.total]
-            if legal:
-                self._legal[seat] = legal
-                self._to_move = self._active
-            else:
-                self._end_turn(seat, action.total)
-            return
-        if type(action) is not Start or action.seat >= self.players:
+    def _apply_start(self, action: Any) -> None:
+        """The first chance step (the start player); anything else from chance is refused here."""
+        if self._to_move is not CHANCE_ONLY or self._roll_n or type(action) is not Start or action.seat >= self.players:
             raise IllegalAction(self._refusal(CHANCE, action))
         self.history.append((CHANCE, action))
         self._start = action.seat
