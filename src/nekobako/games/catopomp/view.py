@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ...engine import MalformedAction
 from . import actions as A
 from .cards import SLOTS, card_from_json, card_json, cards_of
-from .state import OVER, PHASE_NAMES, SPARE, CatopompState
+from .state import BURY, PHASE_NAMES, PLAY, SPARE, CatopompState
 
 if TYPE_CHECKING:
     from .game import CatopompGame
@@ -28,7 +28,7 @@ def private_view(state: CatopompState, seat: int | None) -> dict[str, Any]:
         "round": state.round,
         "start_player": state.start_player,
         "phase": PHASE_NAMES[state.phase],
-        "current": state.current if state.current >= 0 and state.phase != OVER else None,
+        "current": state.current if state.phase in (PLAY, BURY) else None,
         "hand_counts": list(state.hand_n),
         "hell": [_cards(state.hells[s]) for s in players],
         "table": None
