@@ -205,3 +205,9 @@ def test_offering_one_die_equals_forcing_it_under_sum6(max_close):
     sol = solve(9, "shut", "total", max_close, "sum6")
     small = [m for m in range(1, 1 << 9) if sum(t + 1 for t in range(9) if m >> t & 1) <= 6]
     assert small and all(sol.roll_value(m, 1) >= sol.roll_value(m, 2) - 1e-12 for m in small)
+
+
+def test_solve_command_in_japanese():
+    done = run("solve", "shutbox", "--objective", "shut", "--lang", "ja")
+    assert done.returncode == 0, done.stderr
+    assert "シャットする確率" in done.stdout and "9.6866 %" in done.stdout and "最善手" in done.stdout

@@ -15,6 +15,31 @@ from ..games.shutbox.tables import ONE_DIE_TOTALS, TWO_DICE_TOTALS
 
 SOLVABLE = ("shutbox",)
 
+TEXT = {
+    "en": {
+        "title": "Shut the Box · {tiles} tiles · {goal} · max close {max_close} · one die {one_die}",
+        "goal_shut": "chance to shut the box",
+        "goal_score": "least expected penalty ({scoring})",
+        "shut": "P(shut the box) = {value:.10f} ({percent:.4f} %)",
+        "score": "expected penalty = {value:.6f}",
+        "solved": "solved in {seconds:.3f} s",
+        "table": "Best first moves",
+        "columns": ("roll", "chance", "best move", "value after", "next best", "its value"),
+        "over": "turn over",
+    },
+    "ja": {
+        "title": "シャット・ザ・ボックス · タイル{tiles}枚 · {goal} · 最大{max_close}枚 · ダイス1個 {one_die}",
+        "goal_shut": "シャットする確率を最大化",
+        "goal_score": "期待減点を最小化（{scoring}）",
+        "shut": "シャットする確率 = {value:.10f}（{percent:.4f} %）",
+        "score": "期待減点 = {value:.6f}",
+        "solved": "計算時間 {seconds:.3f} 秒",
+        "table": "最初の出目ごとの最善手",
+        "columns": ("出目", "確率", "最善手", "その後の値", "次善手", "その値"),
+        "over": "手番終了",
+    },
+}
+
 
 def register(app: typer.Typer) -> None:
     app.command("solve")(solve_command)
@@ -30,6 +55,7 @@ def solve_command(
     max_close: str = typer.Option("3", "--max-close", help="Tiles one roll may close: 3, 2 or any."),
     one_die: str = typer.Option("max6", "--one-die", help="When one die may be rolled: max6, sum6 or never."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
+    lang: str = typer.Option("en", "--lang", help="en or ja, for the table."),
 ) -> None:
     """Solve one solo turn exactly; print its value and the best move for each opening roll."""
     if game not in SOLVABLE:
@@ -61,7 +87,7 @@ def solve_command(
             )
         )
         return
-    show(solution, rows, seconds)
+    show(solution, rows, seconds, TEXT["ja" if lang == "ja" else "en"])
 
 
 def first_moves(solution: Solution) -> list[dict[str, object]]:
@@ -91,25 +117,27 @@ def _fmt(solution: Solution, value: object) -> str:
     return f"{value * 100:.4f} %" if solution.maximize else f"{value:.4f}"
 
 
-def show(solution: Solution, rows: list[dict[str, object]], seconds: float) -> None:
+def show(solution: Solution, rows: list[dict[str, object]], seconds: float, text: dict) -> None:
     console = Console()
+    value = solution.value
     if solution.maximize:
-        headline = f"P(shut the box) = {solution.value:.10f} ({solution.value * 100:.4f} %)"
-        goal = "chance to shut the box"
+        headline = text["shut"].format(value=value, percent=value * 100)
+        goal = text["goal_shut"]
     else:
-        headline = f"expected penalty = {solution.value:.6f}"
-        goal = f"least expected penalty ({solution.scoring})"
+        headline = text["score"].format(value=value)
+        goal = text["goal_score"].format(scoring=solution.scoring)
     console.print(
-        f"[bold]Shut the Box[/] · {solution.tiles} tiles · {goal} · max close {solution.max_close} · "
-        f"one die {solution.one_die}"
+        "[bold]"
+        + text["title"].format(tiles=solution.tiles, goal=goal, max_close=solution.max_close, one_die=solution.one_die)
+        + "[/]"
     )
-    console.print(f"[bold]{headline}[/]  (solved in {seconds:.3f} s)")
-    table = Table("roll", "chance", "best move", "value after", "next best", "its value", title="Best first moves")
+    console.print(f"[bold]{headline}[/]  ({text['solved'].format(seconds=seconds)})")
+    table = Table(*text["columns"], title=text["table"])
     for row in rows:
         table.add_row(
             str(row["total"]),
             f"{row['probability']:.4f}",
-            str(row["best"] or "turn over"),
+            str(row["best"] or text["over"]),
             _fmt(solution, row["value"]),
             str(row["next"] or "—"),
             _fmt(solution, row["next_value"]),
