@@ -155,7 +155,7 @@ def test_game_ends_at_zero_gems() -> None:
     assert state.winners() == [0]
     assert state.scores() == [1.0, 0.0]
     assert state.to_move == ()
-    assert state.legal_actions(0) == [] and state.legal_actions(1) == []
+    assert not state.legal_actions(0) and not state.legal_actions(1)
     assert state.returns() == [1.0, 0.0]
     with pytest.raises(BadRecord):
         run(2, [*ROUND_1, "deal 1 2 3 4 5 | 6 7 8 9 10"], hand_size=5, gems=1)

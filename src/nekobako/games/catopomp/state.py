@@ -97,7 +97,7 @@ class CatopompState(State):
         self.used: list[tuple[int, ...]] = [()] * players
         self.spare = [0] * players
         self.spare_pending: tuple[int, ...] = ()
-        self._legal: list[A.Action] | None = None
+        self._legal: tuple[A.Action, ...] | None = None
         self._legal_seat = -2
 
     # -- who moves ---------------------------------------------------------------------------------
@@ -121,10 +121,11 @@ class CatopompState(State):
         return self.rules.dice - len(self.spare_holders)
 
     # -- legal actions -------------------------------------------------------------------------------
-    def legal_actions(self, seat: int) -> list[A.Action]:
+    def legal_actions(self, seat: int) -> tuple[A.Action, ...]:
+        """Cached until the next `apply`; a tuple, so no caller can change the cache."""
         if self._legal_seat == seat and self._legal is not None:
             return self._legal
-        legal = self._generate(seat)
+        legal = tuple(self._generate(seat))
         self._legal = legal
         self._legal_seat = seat
         return legal
