@@ -1,4 +1,4 @@
-"""Run the benchmarks without the CLI: `python benchmarks/run.py [--quick] [--json]`."""
+"""Run the benchmarks without the CLI: `python benchmarks/run.py [--quick] [--json] [--ja]`."""
 
 from __future__ import annotations
 
@@ -7,4 +7,5 @@ import sys
 from nekobako.cli.bench import bench_command
 
 if __name__ == "__main__":
-    bench_command(as_json="--json" in sys.argv[1:], quick="--quick" in sys.argv[1:])
+    args = sys.argv[1:]
+    bench_command(as_json="--json" in args, quick="--quick" in args, lang="ja" if "--ja" in args else "en")

@@ -55,3 +55,16 @@ def test_table_output_names_the_machine():
     assert bench.cpu_name().split()[0] in proc.stdout
     assert "shutbox 2p random playout" in proc.stdout and "≥ 500,000" in proc.stdout
     assert "pass" not in proc.stdout and "fail" not in proc.stdout  # no verdict on quick samples
+
+
+def test_benchmarks_script_runs_the_same_code():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "run.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), "--quick", "--json"], capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert set(json.loads(proc.stdout)) >= {"python", "cpu", "throughput", "ismcts", "solver"}
