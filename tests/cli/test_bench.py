@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import numbers
+import subprocess
+import sys
+from pathlib import Path
 
 from nekobako.sim import bench
 
@@ -58,10 +61,6 @@ def test_table_output_names_the_machine():
 
 
 def test_benchmarks_script_runs_the_same_code():
-    import subprocess
-    import sys
-    from pathlib import Path
-
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "run.py"
     proc = subprocess.run(
         [sys.executable, str(script), "--quick", "--json"], capture_output=True, text=True, timeout=300
