@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from nekobako.engine import CHANCE, State, get_game
+from nekobako.engine import CHANCE, State, get_game, random_playout
 
 GAMES = {"shutbox": (1, 2, 4), "catbox": (2, 3, 4, 5), "catopomp": (2, 3, 4)}
 """Game → player counts to test."""
@@ -41,6 +41,23 @@ def random_position(name: str, players: int, rng: random.Random, options=None) -
             steps -= 1
 
 
+def late_position(name: str, players: int, rng: random.Random, options=None, within: int = 12) -> tuple[State, int]:
+    """A position among the last `within` actions of a random game, a player to move."""
+    game = load_game(name)
+    while True:
+        state = game.new_game(players, options)
+        random_playout(state, rng)
+        history = state.history
+        cuts = [i for i in range(max(0, len(history) - within), len(history)) if history[i][0] != CHANCE]
+        if not cuts:
+            continue
+        cut = rng.choice(cuts)
+        position = game.new_game(players, options)
+        for seat, action in history[:cut]:
+            position.apply(seat, action)
+        return position, history[cut][0]
+
+
 def advance_chance(state: State, rng: random.Random) -> None:
     while state.to_move == (CHANCE,):
         state.apply(CHANCE, state.sample_chance(rng))
@@ -49,6 +66,11 @@ def advance_chance(state: State, rng: random.Random) -> None:
 @pytest.fixture
 def position():
     return random_position
+
+
+@pytest.fixture
+def late():
+    return late_position
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -39,10 +39,11 @@ class GameHints:
     lower_is_better: bool = False  # Shut the Box scores are penalties
     scale: float = 5.0  # a score margin of `scale` is worth ~0.38 above an even position
     horizon: str = "round"  # "round" or "game"
+    perfect_information: bool = False  # determinize once and clone: every sample would be equal
 
 
 HINTS: dict[str, GameHints] = {
-    "shutbox": GameHints(lower_is_better=True, scale=20.0, horizon="game"),
+    "shutbox": GameHints(lower_is_better=True, scale=20.0, horizon="game", perfect_information=True),
     "catbox": GameHints(scale=4.0),
     "catopomp": GameHints(scale=1.0),
 }
@@ -96,7 +97,8 @@ class ISMCTSBot:
         self.clock = clock
         self.max_rollout = max_rollout
         self.last_iterations = 0  # iterations run by the last `choose` (for benchmarks)
-        self._keys: dict[tuple[int, int, Action], Any] = {}
+        self.last_root: Node | None = None  # the last search tree (for tests and analysis)
+        self._keys: dict[tuple[int, int], dict[Action, Any]] = {}  # (actor, viewer) → action → key
 
     @classmethod
     def from_params(cls, game: str, **params: Any) -> ISMCTSBot:
@@ -129,6 +131,12 @@ class ISMCTSBot:
         root = Node()
         rounds = len(view["round_scores"])
         determinize = self.game.determinize
+        if self.hints.perfect_information:
+            world = determinize(view, rng)
+
+            def determinize(_view: Mapping[str, Any], _rng: random.Random) -> State:
+                return world.clone()
+
         done = 0
         if self.seconds is None:
             assert self.iterations is not None
@@ -144,6 +152,7 @@ class ISMCTSBot:
                 if self.clock() >= deadline:
                     break
         self.last_iterations = done
+        self.last_root = root
         best, best_visits = legal[0], -1
         for action in legal:  # most visited; ties go to the first legal action
             child = root.children.get(self._key(root_seat, root_seat, action))
@@ -153,21 +162,25 @@ class ISMCTSBot:
 
     def _key(self, actor: int, viewer: int, action: Action) -> Any:
         """The action's text as `viewer` reads it (cached: actions are immutable values)."""
-        cache_key = (actor, viewer, action)
-        key = self._keys.get(cache_key)
-        if key is None:
-            key = self.game.redact(actor, action, viewer)
-            if len(self._keys) > 200_000:
-                self._keys.clear()
-            self._keys[cache_key] = key
+        return self._keys_of(actor, viewer).get(action) or self._new_key(actor, viewer, action)
+
+    def _keys_of(self, actor: int, viewer: int) -> dict[Action, Any]:
+        table = self._keys.get((actor, viewer))
+        if table is None or len(table) > 50_000:
+            table = self._keys[(actor, viewer)] = {}
+        return table
+
+    def _new_key(self, actor: int, viewer: int, action: Action) -> Any:
+        key = self._keys_of(actor, viewer)[action] = self.game.redact(actor, action, viewer)
         return key
 
     def _iterate(self, state: State, root: Node, me: int, rounds: int, rng: random.Random) -> None:
         node = root
         path: list[tuple[Node, int]] = []
         c = self.exploration
-        keyed = self._key
-        stop_at_round = self.horizon == "round"
+        log, sqrt = math.log, math.sqrt
+        keys_of = self._keys_of
+        new_key = self._new_key
         # Selection and expansion: stay in the tree until one new node is added.
         while True:
             to_move = state.to_move
@@ -180,7 +193,7 @@ class ISMCTSBot:
                     break
                 action = _sample(outcomes, rng)
                 state.apply(CHANCE, action)
-                key = keyed(CHANCE, me, action)
+                key = keys_of(CHANCE, me).get(action) or new_key(CHANCE, me, action)
                 child = node.children.get(key)
                 if child is None:
                     child = node.children[key] = Node()
@@ -190,40 +203,40 @@ class ISMCTSBot:
                 seat = me  # simultaneous decisions: the searching seat decides first
             legal = state.legal_actions(seat)
             children = node.children
-            by_key: dict[Any, list[Action]] = {}
-            for action in legal:
-                key = keyed(seat, me, action)
-                group = by_key.get(key)
-                if group is None:
-                    by_key[key] = [action]
-                else:
-                    group.append(action)
-            fresh = [key for key in by_key if key not in children]
+            table = keys_of(seat, me)
+            get = table.get
+            keys = [get(a) or new_key(seat, me, a) for a in legal]
+            distinct = dict.fromkeys(keys)  # in legal order: set order varies between processes
+            fresh = [k for k in distinct if k not in children]
             if fresh:
                 key = fresh[int(rng.random() * len(fresh))]
-                child = children[key] = Node()
-                for other in by_key:
-                    seen = children.get(other)
-                    if seen is not None:
-                        seen.avail += 1
+                children[key] = Node()
+                for k in distinct:
+                    ch = children.get(k)
+                    if ch is not None:
+                        ch.avail += 1
             else:
                 best_score = -1.0
                 key = None
-                for k in by_key:
+                for k in distinct:
                     ch = children[k]
                     ch.avail += 1
-                    score = ch.reward / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    visits = ch.visits
+                    score = ch.reward / visits + c * sqrt(log(ch.avail) / visits)
                     if score > best_score:
                         best_score, key = score, k
-                child = children[key]
-            group = by_key[key]
-            action = group[0] if len(group) == 1 else group[int(rng.random() * len(group))]
+            child = children[key]
+            if len(distinct) == len(keys):
+                action = legal[keys.index(key)]
+            else:  # several hidden actions read the same to us: pick one of them at random
+                group = [a for a, k in zip(legal, keys, strict=True) if k == key]
+                action = group[int(rng.random() * len(group))]
             state.apply(seat, action)
             path.append((child, seat))
             node = child
             if fresh:
                 break
-        values = self._rollout(state, rounds, stop_at_round, rng)
+        values = self._rollout(state, rounds, self.horizon == "round", rng)
         for child, seat in path:
             child.visits += 1
             child.reward += values[seat]
