@@ -241,8 +241,23 @@ def _one_card(words: list[str], what: str) -> int:
     return parse_card(words[1])
 
 
+_CANONICAL: dict[str, Action] = {}
+"""Canonical texts already parsed (plays and simple actions): determinization parses the table's
+text on every call."""
+
+
 def parse_action(text: str) -> Action:
     """Canonical notation → interned action. Raises `MalformedAction` saying what is wrong."""
+    found = _CANONICAL.get(text) if type(text) is str else None
+    if found is not None:
+        return found
+    action = _parse(text)
+    if action.kind != DEAL and action.text == text:
+        _CANONICAL[text] = action
+    return action
+
+
+def _parse(text: str) -> Action:
     words = check_text(text)
     head = words[0].lower()
     if head in ("play", "hell"):

@@ -38,7 +38,15 @@ def parse_card(word: str) -> int:
     raise MalformedAction(f"{word!r} is not a card (a number 1–{MAX_NUMBER}, M or C)")
 
 
+_FROM_JSON: dict[object, int] = {n: n for n in range(1, MAX_NUMBER + 1)} | {"M": MITCH, "C": CATLETON}
+
+
 def card_from_json(value: object) -> int:
+    """A card as views write it (`7`, `"M"`, `"C"`)."""
+    if type(value) is int or type(value) is str:
+        found = _FROM_JSON.get(value)
+        if found is not None:
+            return found
     if isinstance(value, bool):
         raise MalformedAction(f"{value!r} is not a card")
     if isinstance(value, int):

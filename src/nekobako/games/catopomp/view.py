@@ -7,9 +7,10 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ...engine import MalformedAction
+from ...engine import MalformedAction, Options
 from . import actions as A
 from .cards import SLOTS, card_from_json, card_json, cards_of
+from .options import rules_for
 from .state import BURY, PHASE_NAMES, PLAY, SPARE, CatopompState
 
 if TYPE_CHECKING:
@@ -70,6 +71,10 @@ def reveal(state: CatopompState) -> dict[str, Any]:
     }
 
 
+_OPTIONS: dict[tuple[int, str], Options] = {}
+"""Validated options by their JSON text: a search determinizes the same table thousands of times."""
+
+
 def determinize(game: CatopompGame, view: Mapping[str, Any], rng: random.Random) -> CatopompState:
     """A full state consistent with `view`: the other hands and the undealt cards are a uniform
     random split of the cards the seat cannot see (all combinations of the right sizes equally
@@ -77,8 +82,11 @@ def determinize(game: CatopompGame, view: Mapping[str, Any], rng: random.Random)
     rebuilt (a search needs the position, not the log)."""
     seat = view["seat"]
     players = view["players"]
-    state = game.new_game(players, view["options"])
-    assert isinstance(state, CatopompState)
+    key = (players, repr(view["options"]))
+    options = _OPTIONS.get(key)
+    if options is None:
+        options = _OPTIONS[key] = game.options(view["options"], players)
+    state = CatopompState(game, players, options, rules_for(options, players))
     rules = state.rules
     state.round = view["round"]
     state.start_player = view["start_player"]
