@@ -48,8 +48,9 @@ class ServerProcess:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 20.0) -> None:
-        self.port = free_port()
+    def start(self, timeout: float = 20.0, same_port: bool = False) -> None:
+        if not same_port:
+            self.port = free_port()
         env = dict(os.environ, PYTHONPATH=str(SRC))
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
@@ -161,7 +162,7 @@ class Seat:
             self.refusals.append(message)
         return message
 
-    def drain(self, timeout: float = 0.02) -> None:
+    def drain(self, timeout: float = 0.005) -> None:
         while self.receive(timeout) is not None:
             pass
 

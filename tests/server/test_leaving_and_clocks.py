@@ -1,0 +1,79 @@
+"""Leaving a running game or running out of time hands the seat to a bot, and the table says so;
+a disconnected player reconnects to the same seat."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from server_harness import clients, play_out
+
+
+def _replaced(message: dict, seat: int, reason: str) -> bool:
+    return any(
+        n["kind"] == "replaced" and n["seat"] == seat and n["data"]["reason"] == reason for n in message["notices"]
+    )
+
+
+def test_leaving_player_is_replaced_and_reconnect_keeps_the_seat(sqlite_server) -> None:
+    with clients(sqlite_server, 2) as (alice, bob):
+        alice.signup("alice")
+        bob.guest("bob")
+        table = alice.create("catopomp", 2)
+        table_id = table["id"]
+        bob.ok(bob.post(f"/api/tables/{table_id}/join"))
+        alice.ok(alice.post(f"/api/tables/{table_id}/start"))
+        a, b = alice.socket(table_id), bob.socket(table_id)
+        for sock in (a, b):
+            sock.wait_state(lambda m: m["view"] is not None)
+        assert [
+            s["connected"]
+            for s in a.wait_state(lambda m: all(s["connected"] for s in m["table"]["seats"]))["table"]["seats"]
+        ] == [True, True]
+        # bob drops the connection and comes back: same seat, same position
+        seen = b.last
+        b.close()
+        a.wait_state(lambda m: not m["table"]["seats"][1]["connected"])
+        b = bob.socket(table_id)
+        back = b.wait_state()
+        assert back["seat"] == 1 and back["seq"] == seen["seq"] and back["view"] == seen["view"]
+        # bob leaves: a bot plays seat 1, the table says so in both languages
+        detail = bob.ok(bob.post(f"/api/tables/{table_id}/leave"))
+        assert detail["seats"][1]["kind"] == "bot" and detail["seats"][1]["replaced"] == "left"
+        assert detail["you"] is None
+        note = a.wait_state(lambda m: _replaced(m, 1, "left"))
+        notice = next(n for n in note["notices"] if n["kind"] == "replaced")
+        assert "bob" in notice["text"]["en"] and "bob" in notice["text"]["ja"]
+        # bob now watches: the public view, no hand
+        watched = b.wait_state(lambda m: m["seat"] is None)
+        assert "hand" not in watched["view"]
+        b.send({"type": "action", "seq": watched["seq"], "action": "pass"})
+        assert b.wait_for(lambda m: m["type"] == "refused")["code"] == "spectator"
+        play_out([a], random.Random(5), timeout=60)
+        assert a.wait_state(lambda m: m["view"]["over"])
+        a.close()
+        b.close()
+
+
+def test_clock_runs_out_and_a_bot_takes_over(server) -> None:
+    with clients(server, 2) as (alice, bob):
+        alice.signup("alice")
+        bob.signup("bob")
+        table = alice.create("shutbox", 2, clock={"kind": "realtime", "seconds": 5})
+        table_id = table["id"]
+        assert table["clock"] == {"kind": "realtime", "seconds": 5}
+        bob.ok(bob.post(f"/api/tables/{table_id}/join"))
+        alice.ok(alice.post(f"/api/tables/{table_id}/start"))
+        a = alice.socket(table_id)
+        first = a.wait_state(lambda m: m["view"] is not None)
+        mover = first["view"]["to_move"][0]
+        deadline = first["clock"]["deadlines"][str(mover)]
+        assert 3 < deadline - first["clock"]["now"] <= 5.5
+        # nobody moves: after 5 seconds the seat to move is played by a bot
+        started = time.monotonic()
+        note = a.wait_state(lambda m: _replaced(m, mover, "timeout"), timeout=12)
+        assert 4 < time.monotonic() - started < 10
+        assert note["table"]["seats"][mover]["kind"] == "bot"
+        assert note["table"]["seats"][mover]["replaced"] == "timeout"
+        a.wait_state(lambda m: m["seq"] > first["seq"])  # the bot moved for them
+        a.close()
