@@ -8,6 +8,7 @@ import itertools
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -95,6 +96,16 @@ def test_random_games_end_and_conserve_cards(players: int, options: dict, seed: 
     # the record replays to the same state
     again = replay(state.record(seed=seed).to_json())
     assert again.full_view() == state.full_view()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("extra", ["none", "mitch", "catleton", "both"])
+@pytest.mark.parametrize("casual", [False, True])
+def test_every_player_count_and_option_plays_to_the_end(players: int, extra: str, casual: bool) -> None:
+    options = {"extra_cards": extra, "casual": casual, "gems": 2, "hand_size": 10 if players < 4 else 12}
+    state = GAME.new_game(players, options)
+    play_random(state, random.Random(players * 10 + len(extra)), every_action_checks)
+    assert state.is_over() and len(state.winners()) == players - 1
 
 
 def reference_plays(state: CatopompState, seat: int) -> set[str]:

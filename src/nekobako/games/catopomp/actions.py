@@ -85,6 +85,10 @@ class Play(Action):
     `cards` are the cards leaving the source, sorted (numbers, then M, then C); `mitch_as` of the
     Mitches count as the dice card's number; `dice` are central faces used, `spare` the own spare
     die's face (0: none); `swap` is the hell number a Cat-leton is swapped for (0: none).
+
+    `strength` is rules §3 as one integer, `size * 64 + (32 if set) + rank`: size first, then set
+    over run, then the (highest) number. A well-formed text that can never be legal (`play 3 5`)
+    is still a value, with `problem` saying why and strength -1, so it prints back unchanged.
     """
 
     __slots__ = (
@@ -181,11 +185,6 @@ class Play(Action):
             ("table_cards", tuple(table_cards)),
         ):
             object.__setattr__(self, name, value)
-
-
-def strength(size: int, combo: str, rank: int) -> int:
-    """Rules §3 as one integer: size first, then set over run, then the (highest) number."""
-    return size * 64 + (32 if combo == SET else 0) + rank
 
 
 _PLAYS: dict[tuple[bool, tuple[int, ...], int, tuple[int, ...], int, int], Play] = {}
