@@ -346,3 +346,17 @@ def test_generator_equals_brute_force_on_constructed_positions(
     generated = [str(a) for a in state.legal_actions(0) if isinstance(a, Play)]
     assert len(generated) == len(set(generated))
     assert set(generated) == reference_plays(state, 0)
+
+
+def test_views_and_summaries_are_json() -> None:
+    import json
+
+    from nekobako.engine import summary
+
+    for state in sample_states(3, {"extra_cards": "both", "casual": True}, 21, 15):
+        for seat in (0, 1, 2, None):
+            assert json.loads(json.dumps(state.view(seat))) == state.view(seat)
+        json.dumps(state.full_view())
+        json.dumps(summary(state))
+        for event in state.events:
+            assert GAME.describe(event, "en") and GAME.describe(event, "ja")
