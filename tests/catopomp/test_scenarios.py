@@ -3,6 +3,7 @@ through `nekobako.engine.replay`; refused actions must raise and leave the state
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -528,3 +529,18 @@ def test_redacted_history_and_reveal() -> None:
     state = run(2, [*ROUND_1, "deal 1 2 3 4 5 | 6 7 8 9 10"], hand_size=5)
     assert state.full_view()["hands"] == [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]]
     assert "hands" not in state.view(0) and "undealt" not in state.view(None)
+
+
+def test_chance_outcomes() -> None:
+    state = GAME.new_game(4, {})
+    starts = state.chance_outcomes()
+    assert [(str(a), p) for a, p in starts] == [(f"start {s}", 0.25) for s in range(4)]
+    state.act(-1, "start 3")
+    assert state.chance_outcomes() is None  # deals are sampled, not listed
+    state.act(-1, "deal 1 1 1 1 2 2 2 2 3 3 | 3 3 4 4 4 4 5 5 5 5 | 6 6 6 6 7 7 7 7 8 8 | 8 8 9 9 9 9 10 10 10 10")
+    rolls = state.chance_outcomes()
+    assert len(rolls) == 252 and abs(sum(p for _, p in rolls) - 1) < 1e-12  # multisets of 5 dice
+    odds = dict((str(a), p) for a, p in rolls)
+    assert odds["dice 1 1 1 1 1"] == 1 / 6**5 and odds["dice 1 2 3 4 5"] == 120 / 6**5
+    assert str(state.sample_chance(random.Random(1))) in odds
+    assert state.view(3)["current"] is None and state.to_move == (-1,)

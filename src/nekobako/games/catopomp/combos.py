@@ -10,31 +10,9 @@ distinct notation, so the output has no duplicates by construction (tests check 
 
 from __future__ import annotations
 
-from functools import cache
-
 from .actions import PLAYS_BY_KEY, Play, play
 from .cards import CATLETON, MAX_NUMBER, MITCH
-
-DiceSpecs = dict[int, tuple[tuple[tuple[int, ...], int], ...]]
-"""Dice card value → the ways to make it: (central faces ascending, own spare face or 0)."""
-
-
-@cache
-def dice_specs(centre: tuple[int, ...], spare: int) -> DiceSpecs:
-    """Dice cards a player may add, from the central face counts (index 1–6) and their spare die."""
-    by_value: dict[int, list[tuple[tuple[int, ...], int]]] = {}
-    faces = [f for f in range(1, 7) if centre[f]]
-    for i, f in enumerate(faces):
-        by_value.setdefault(f, []).append(((f,), 0))
-        if centre[f] >= 2:
-            by_value.setdefault(2 * f, []).append(((f, f), 0))
-        for g in faces[i + 1 :]:
-            by_value.setdefault(f + g, []).append(((f, g), 0))
-    if spare:
-        by_value.setdefault(spare, []).append(((), spare))
-        for f in faces:
-            by_value.setdefault(spare + f, []).append(((f,), spare))
-    return {v: tuple(specs) for v, specs in by_value.items()}
+from .dice import DiceSpecs
 
 
 def _add(out: list[Play], key: tuple) -> None:

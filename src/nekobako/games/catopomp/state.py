@@ -9,12 +9,14 @@ if it is in that list, so there is one implementation of legality.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...engine import CHANCE, Event, IllegalAction, State
 from . import actions as A
 from .cards import CATLETON, MAX_NUMBER, SLOTS, card_json, card_text, cards_of
-from .combos import dice_specs, generate
+from .combos import generate
+from .dice import dice_specs, roll_outcomes
 from .options import Rules
 
 if TYPE_CHECKING:
@@ -176,12 +178,12 @@ class CatopompState(State):
         return out
 
     # -- chance ----------------------------------------------------------------------------------------
-    def chance_outcomes(self) -> list[tuple[A.Action, float]] | None:
+    def chance_outcomes(self) -> Sequence[tuple[A.Action, float]] | None:
         if self.phase == START:
             p = 1.0 / self.players
             return [(A.STARTS[s], p) for s in range(self.players)]
         if self.phase == DICE:
-            return _roll_outcomes(self.central_dice_count())
+            return roll_outcomes(self.central_dice_count())
         return None
 
     def sample_chance(self, rng: random.Random) -> A.Action:
@@ -567,24 +569,3 @@ class CatopompState(State):
 
     def hand_cards(self, seat: int) -> list[int]:
         return cards_of(self.hands[seat])
-
-
-_ROLL_CACHE: dict[int, list[tuple[A.Action, float]]] = {}
-
-
-def _roll_outcomes(n: int) -> list[tuple[A.Action, float]]:
-    """Sorted face multisets of `n` dice with their probabilities (cached per `n`)."""
-    found = _ROLL_CACHE.get(n)
-    if found is None:
-        from itertools import combinations_with_replacement
-        from math import factorial
-
-        found = []
-        total = 6**n
-        for faces in combinations_with_replacement(range(1, 7), n):
-            ways = factorial(n)
-            for f in set(faces):
-                ways //= factorial(faces.count(f))
-            found.append((A.roll(faces), ways / total))
-        _ROLL_CACHE[n] = found
-    return found
