@@ -97,6 +97,9 @@ class Client:
     def post(self, path: str, body: Any = None) -> httpx.Response:
         return self.http.post(path, json=body) if body is not None else self.http.post(path)
 
+    def delete(self, path: str) -> httpx.Response:
+        return self.http.delete(path)
+
     def get(self, path: str, **params: Any) -> httpx.Response:
         return self.http.get(path, params=params)
 

@@ -132,9 +132,11 @@ class Hub:
 
     # -- the lobby -----------------------------------------------------------------------------
     async def list_tables(self, statuses: list[str], viewer: dict[str, Any] | None) -> list[dict[str, Any]]:
-        found = [t for t in self.tables.values() if t.row.status in statuses and t.row.status in ("open", "running")]
-        if "finished" in statuses:
-            ids = await self.db(games.table_ids, ["finished"])
+        live = ("open", "running")  # always in memory
+        found = [t for t in self.tables.values() if t.row.status in statuses and t.row.status in live]
+        done = [s for s in statuses if s not in live]
+        if done:
+            ids = await self.db(games.table_ids, done)
             for table_id in ids[-MAX_FINISHED_LISTED:]:
                 found.append(await self.get(table_id))
         found.sort(key=lambda t: t.id, reverse=True)
