@@ -78,7 +78,12 @@ class Options(Mapping[str, Any]):
         object.__setattr__(self, "_values", dict(values))
         object.__setattr__(self, "_hash", None)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Options, (self._values,))
+
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
         try:
             return self._values[name]
         except KeyError:
