@@ -94,3 +94,13 @@ def test_describe_gives_the_lobby_everything_as_json():
         "help": {"en": "How", "ja": "方法"},
         "labels": {"total": {"en": "T", "ja": "合"}},
     }
+
+
+def test_options_survive_pickling_for_worker_processes() -> None:
+    import pickle
+
+    from nekobako.engine import get_game
+
+    opts = get_game("shutbox").options({"tiles": 12, "scoring": "digits"}, 2)
+    copy = pickle.loads(pickle.dumps(opts))
+    assert copy == opts and copy.tiles == 12 and hash(copy) == hash(opts)
