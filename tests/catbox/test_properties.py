@@ -70,6 +70,8 @@ def test_random_games_finish_with_scores_consistent_with_tricks_and_board(table,
     rounds_seen = 0
     while not state.is_over():
         phase = state.phase_name
+        if phase == "play":  # a seat to play always has a legal play: no paradox left undetected
+            assert state.legal_actions(state.to_move[0])
         step(state, rng)
         if phase == "play" and state.phase_name in ("deal", "over"):
             rounds_seen += 1

@@ -337,6 +337,19 @@ def test_two_player_round_bonus_at_four_or_fewer_tricks_and_no_predictions():
     assert [e.seat for e in state.events if e.kind == "paradox"] == [1]
 
 
+def test_each_round_starts_clean_with_the_next_start_player():
+    # after round 1 (start 0) the next deal clears tokens, X spaces, tricks and predictions, keeps
+    # the neutral blockers of the new deal and passes the start player left
+    state = replay(record(3, ["start 0", *three_player_round(0, (3, 1, 4), LEADER_PARADOX), deal(*ROLE_HANDS)]))
+    view = state.view(None)
+    assert view["round"] == 2 and view["start_player"] == 1 and view["phase"] == "discard"
+    assert all(cell is None for row in view["board"] for cell in row)
+    assert all(all(x.values()) for x in view["x_tokens"])
+    assert view["tricks"] == [0, 0, 0] and view["predictions"] == [None] * 3
+    assert view["red_broken"] is False and view["paradox"] is None
+    assert state.scores() == [2, 0, -2]
+
+
 def test_tie_break_on_the_final_round_two_players():
     # Round 2 mirrors round 1 (the start player passed to seat 1): totals 6 and 6; seat 1 scored
     # 8 in the final round against −2.

@@ -146,12 +146,17 @@ def _held(packed: int) -> int:
     return sum(1 << n for n in range(10) if packed >> (NIBBLE * n) & 15)
 
 
-_last: list[Any] = [None, None, None]  # [view, key, Determinizer]: bots ask many samples of one view
+_last: tuple[Any, Any, Determinizer | None] = (None, None, None)
+"""(view, key, determinizer) of the last view asked: bots ask many samples of one view. Replaced as
+one tuple, so concurrent callers never pair a view with another view's determinizer."""
 
 
 def determinizer(game: CatboxGame, view: Mapping[str, Any]) -> Determinizer:
     """The (cached) determinizer of `view`; the cache holds the last view only."""
+    global _last
     key = (view.get("seq"), view.get("seat"), view.get("phase"), str(view.get("to_move")))
-    if _last[0] is not view or _last[1] != key:
-        _last[:] = [view, key, Determinizer(game, view)]
-    return _last[2]
+    last_view, last_key, last = _last
+    if last is None or last_view is not view or last_key != key:
+        last = Determinizer(game, view)
+        _last = (view, key, last)
+    return last
