@@ -14,7 +14,7 @@ from .conftest import run_cli
 FIRST_ALWAYS = "1\n" * 2000  # more answers than any Shut the Box game needs
 
 
-def play(tmp_path: Path, script: str, *extra: str, name: str = "game.json"):
+def play(tmp_path: Path, script: str, *extra: str, name: str = "game.json", seed: int = 11):
     path = tmp_path / name
     proc = run_cli(
         "play",
@@ -22,7 +22,7 @@ def play(tmp_path: Path, script: str, *extra: str, name: str = "game.json"):
         "--players",
         "2",
         "--seed",
-        "11",
+        str(seed),
         "--bots",
         "greedy",
         "--record",
@@ -45,6 +45,14 @@ def test_scripted_full_game_ends_with_results_and_a_replayable_record(tmp_path):
     assert state.is_over()
     assert state.winners()
     assert any(entry.startswith("0: ") for entry in record["actions"])
+    # The dice come from Random(seed) as `replay` fills them: the moves alone rebuild the game
+    # (up to the last move; chance after it is not written by anyone).
+    actions = record["actions"]
+    last = max(i for i, a in enumerate(actions) if a[:1].isdigit() and ":" in a)
+    moves = [a for a in actions[: last + 1] if a[:1].isdigit() and ":" in a]
+    again = replay(Record.from_json({**record, "actions": moves}))
+    upto = replay(Record.from_json({**record, "actions": actions[: last + 1]}))
+    assert again.history == upto.history
 
 
 def test_bad_input_is_answered_and_changes_nothing(tmp_path):
@@ -62,7 +70,7 @@ def test_bad_input_is_answered_and_changes_nothing(tmp_path):
 
 
 def test_input_in_notation_is_accepted(tmp_path):
-    proc, path = play(tmp_path, "0: roll\n1: roll\n", "--seat", "1")
+    proc, path = play(tmp_path, "0: roll\n1: roll\n", "--seat", "1", seed=2)  # seed 2: the bot does not shut
     assert proc.returncode == 0, proc.stderr
     assert "You play seat 1 only" in proc.stdout
     actions = json.loads(path.read_text())["actions"]

@@ -108,7 +108,9 @@ class TerminalGame:
         self.auto = auto
         self.console = console
         self.t = TEXT["ja" if lang == "ja" else "en"]
-        self.chance_rng = random.Random(derive_seed(seed, CHANCE))
+        # Chance draws from Random(seed) in order, as `engine.replay` fills missing chance steps:
+        # the record's player actions alone rebuild the same game.
+        self.chance_rng = random.Random(seed)
         self.rngs = {s: random.Random(derive_seed(seed, s)) for s in bots}
         self.names = [
             self.t["you"] if s == seat else self.t["bot"].format(seat=s, label=bots[s][0].label)

@@ -1,9 +1,11 @@
 """Bot-against-bot games, played in worker processes.
 
-Every game is a pure function of (game, options, bots, base seed, game index): the chance rng and
-each seat's bot rng are seeded from a hash of those numbers, never from the worker or the order in
-which games finish. So `--workers 1` and `--workers 8` give identical results (as long as no bot
-uses a time budget, which depends on the machine).
+Every game is a pure function of (game, options, bots, base seed, game index): the game's seed is
+a hash of the base seed and the index; chance draws from `Random(game seed)` exactly as
+`engine.replay` fills chance steps a record leaves out, and each seat's bot from a seed derived
+from the game seed and the seat. Nothing depends on the worker or the order in which games
+finish, so `--workers 1` and `--workers 8` give identical results (as long as no bot uses a time
+budget, which depends on the machine).
 
 Seat rotation: with bot entries `b0 … b(n-1)`, game `i` seats entry `j` in seat `(j + i) mod n`, so
 over any `n` consecutive games every entry has sat once in every seat.
@@ -148,7 +150,7 @@ def play_game(task: GameTask) -> GameResult:
     game = get_game(task.game)
     state = game.new_game(task.players, dict(task.options))
     seed = task.game_seed
-    chance_rng = random.Random(derive_seed(seed, CHANCE))
+    chance_rng = random.Random(seed)  # as `engine.replay` fills chance: player actions alone replay the game
     seating = task.seating()
     bots = [_bot(task.game, task.bots[entry]) for entry in seating]
     rngs = [random.Random(derive_seed(seed, seat)) for seat in range(task.players)]
