@@ -229,3 +229,22 @@ def test_determinization_respects_that_the_seat_to_play_has_a_legal_play():
         if checked >= 3:
             break
     assert checked == 3
+
+
+def test_determinization_spreads_unknown_cards_evenly():
+    """Seat 0 holds 1s and 2s; seats 1 and 2 hold the twenty other cards, ten each. Over many
+    samples each seat should get about half of every unseen number (hypergeometric mean)."""
+    state = GAME.new_game(3)
+    state.act(CHANCE, "start 0")
+    state.act(CHANCE, "deal 1 1 1 1 1 2 2 2 2 2 | 3 3 3 3 3 4 4 4 4 4 | 5 5 5 5 5 6 6 6 6 6")
+    view = state.view(0)
+    rng = random.Random(11)
+    samples = 2000
+    counts = {n: 0 for n in (3, 4, 5, 6)}
+    for _ in range(samples):
+        hand = unpack(GAME.determinize(view, rng).hands[1])
+        assert len(hand) == 10 and not {1, 2} & set(hand)
+        for n in hand:
+            counts[n] += 1
+    for n, seen in counts.items():
+        assert abs(seen / samples - 2.5) < 0.1, (n, seen / samples)

@@ -76,7 +76,7 @@ class CatboxState(State):
         "tricks_done",
         "winners_",
         "xs",
-    )  # fmt: skip
+    )
 
     def __init__(self, game: CatboxGame, players: int, options: Options, table: Table):
         self.game = game
