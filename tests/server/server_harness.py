@@ -128,7 +128,7 @@ class Client:
         token = self.http.cookies.get("nekobako_session")
         headers = {"Cookie": f"nekobako_session={token}"} if token else {}
         url = f"{self.server.ws_base}/ws/tables/{table_id}"
-        ws = connect(url, additional_headers=headers, open_timeout=10, legacy=True)
+        ws = connect(url, additional_headers=headers, open_timeout=10, close_timeout=1, legacy=True)
         return Seat(ws)
 
 

@@ -315,15 +315,21 @@ class Hub:
                 values.update(status="finished", finished_at=now(), deadlines={})
                 notices.append(new_notice("finished", None, values["seq"], {}))
                 extra = self._rating_settlement(live, new_state)
-            await self._persist(
-                live,
-                values=values,
-                first_seq=live.row.seq,
-                entries=entries,
-                new_notices=notices,
-                state=(new_state, new_tracker),
-                extra=extra,
-            )
+            try:
+                await self._persist(
+                    live,
+                    values=values,
+                    first_seq=live.row.seq,
+                    entries=entries,
+                    new_notices=notices,
+                    state=(new_state, new_tracker),
+                    extra=extra,
+                )
+            except Exception:
+                log.exception("table %s: storing %r failed; nothing changed", live.id, entries)
+                raise Refusal(
+                    "unavailable", "the server could not store the action; nothing changed, try again"
+                ) from None
         self._after_change(live)
 
     async def _replace(self, live: LiveTable, seat: int, reason: str) -> None:
