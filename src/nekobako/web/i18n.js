@@ -66,7 +66,7 @@ const STRINGS = {
     "lobby.default": "default",
     "lobby.on": "on",
     "lobby.off": "off",
-    "lobby.bot": "bot ({level})",
+    "lobby.bot": "Bot {n} ({level})",
     "lobby.replacedBy": "{name} (bot)",
     "lobby.you": "you",
 
@@ -333,7 +333,7 @@ const STRINGS = {
     "lobby.default": "既定",
     "lobby.on": "あり",
     "lobby.off": "なし",
-    "lobby.bot": "ボット（{level}）",
+    "lobby.bot": "ボット{n}（{level}）",
     "lobby.replacedBy": "{name}（ボット）",
     "lobby.you": "あなた",
 

@@ -12,7 +12,7 @@ export function seatName(table, seat) {
   const s = table && table.seats ? table.seats[seat] : null;
   if (!s) return t("table.seat", { n: seat });
   if (s.kind === "empty") return t("lobby.emptySeat");
-  if (s.kind === "bot" && !s.user) return t("lobby.bot", { level: t(`bot.${s.bot}`) });
+  if (s.kind === "bot" && !s.user) return t("lobby.bot", { n: seat, level: t(`bot.${s.bot}`) });
   if (s.replaced && s.user) return t("lobby.replacedBy", { name: s.user.name });
   return s.user ? s.user.name : t("table.seat", { n: seat });
 }

@@ -10,7 +10,8 @@ import { playerDot } from "./common.js";
 const COLOURS = ["red", "blue", "yellow", "green"];
 
 export function roundText(view) {
-  return `${t("table.roundOf", { n: view.round, total: view.rounds })} · ${t(`catbox.phase.${view.phase}`)}`;
+  const round = t("table.roundOf", { n: view.round, total: view.rounds });
+  return view.over ? round : `${round} · ${t(`catbox.phase.${view.phase}`)}`;
 }
 
 export function scoreLabel() {
@@ -215,6 +216,9 @@ function players(view, ctx) {
     "section",
     { class: "catbox-players", "aria-label": t("table.players") },
     h(
+      "div",
+      { class: "table-scroll" },
+      h(
       "table",
       { class: "players-table", "data-testid": "players" },
       h(
@@ -232,6 +236,7 @@ function players(view, ctx) {
         ),
       ),
       h("tbody", {}, rows),
+      ),
     ),
     h("p", { class: "small muted" }, t("catbox.xTokens")),
   );

@@ -7,7 +7,8 @@ import { t } from "../i18n.js";
 import { dieFace, playerDot } from "./common.js";
 
 export function roundText(view) {
-  return `${t("table.round", { n: view.round })} · ${t(`catopomp.phase.${view.phase}`)}`;
+  const round = t("table.round", { n: view.round });
+  return view.over ? round : `${round} · ${t(`catopomp.phase.${view.phase}`)}`;
 }
 
 export function scoreLabel() {
