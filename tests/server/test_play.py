@@ -53,6 +53,13 @@ def test_full_game_between_people_and_bots(server, game: str, seats: int, option
         assert results["winners"] == final.winners()
         assert record["final"] == plain(final.full_view())
         assert record["names"][:2] == ["alice", "bob"]
+        # replay steps: the full view after N entries, as the engine rebuilds it
+        steps = len(record["actions"])
+        for step in (0, steps // 2, steps):
+            answer = watcher.ok(watcher.get(f"/api/tables/{table_id}/replay", step=step))
+            prefix = replay({**record, "actions": record["actions"][:step]})
+            assert answer["steps"] == steps and answer["view"] == plain(prefix.full_view())
+        assert watcher.get(f"/api/tables/{table_id}/replay", step=steps + 1).status_code == 400
         assert any(n["kind"] == "finished" for n in sockets[2].last["table"]["notices"])
 
         # exactly the engine's view, for players and spectators, at every step

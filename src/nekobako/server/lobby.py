@@ -14,7 +14,7 @@ from ..engine import game_names, get_game
 from ..store import ratings
 from .errors import ApiError
 from .hub import Hub, final_places
-from .live import LiveTable
+from .live import LiveTable, rebuild
 from .requests import current_user, json_body, path_int, require_user
 from .seat_bots import bot_levels
 
@@ -137,6 +137,18 @@ async def record(request: Request) -> JSONResponse:
     return JSONResponse(body)
 
 
+async def replay_step(request: Request) -> JSONResponse:
+    """The full view (every hand) after `step` stored entries of a finished game, for replays."""
+    live = await _finished(request)
+    raw = request.query_params.get("step", "")
+    total = len(live.entries)
+    if not raw.isdigit() or int(raw) > total:
+        raise ApiError(400, "bad_request", f"step must be a whole number from 0 to {total}")
+    step = int(raw)
+    state, _ = await asyncio.to_thread(rebuild, live.row, live.entries[:step])
+    return JSONResponse({"step": step, "steps": total, "view": state.full_view()})
+
+
 async def leaderboard(request: Request) -> JSONResponse:
     game = request.query_params.get("game")
     if game is not None and game not in game_names():
@@ -157,5 +169,6 @@ routes = [
     Route("/api/tables/{table_id:int}/start", start, methods=["POST"]),
     Route("/api/tables/{table_id:int}/results", results, methods=["GET"]),
     Route("/api/tables/{table_id:int}/record", record, methods=["GET"]),
+    Route("/api/tables/{table_id:int}/replay", replay_step, methods=["GET"]),
     Route("/api/ratings", leaderboard, methods=["GET"]),
 ]

@@ -224,6 +224,17 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
     ("get", "/api/tables/{table_id}/record", "The full record of a finished game", None, 200, _ref("Record")),
     (
         "get",
+        "/api/tables/{table_id}/replay",
+        "Full view (every hand) after `step` entries of a finished game (query `step`)",
+        None,
+        200,
+        {
+            "type": "object",
+            "properties": {"step": {"type": "integer"}, "steps": {"type": "integer"}, "view": _OBJ},
+        },
+    ),
+    (
+        "get",
         "/api/ratings",
         "Elo ratings (query `game` optional)",
         None,
