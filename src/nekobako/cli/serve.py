@@ -21,9 +21,11 @@ def serve_command(
 ) -> None:
     """Serve the browser client and the game server; stop with Ctrl-C (no accepted move is lost)."""
     from ..server.run import DatabaseError, run_server
+    from ..store import open_database
 
-    typer.echo(f"nekobako on http://{host}:{port}/  ·  database {database_url.split('@')[-1]}")
     try:
+        open_database(database_url).dispose()
+        typer.echo(f"nekobako on http://{host}:{port}/  ·  database {database_url.split('@')[-1]}")
         run_server(host, port, database_url, bot_delay=bot_delay)
     except DatabaseError as exc:
         typer.echo(str(exc), err=True)
