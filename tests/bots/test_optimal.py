@@ -7,7 +7,8 @@ from functools import cache
 from itertools import combinations
 
 from nekobako.bots import make_bot
-from nekobako.bots.optimal import target_penalty
+from nekobako.bots.optimal import solo_game_shut_probability, target_penalty, turn_end_distribution
+from nekobako.engine import CHANCE, get_game
 from nekobako.games.shutbox.solver import solve
 
 TWO = [(a + b, 1 / 36) for a in range(1, 7) for b in range(1, 7)]
@@ -93,3 +94,34 @@ def test_multiplayer_chases_the_best_known_penalty(position) -> None:
         solo_view = dict(view, penalty=[None] * len(view["penalty"]))
         differs += bot.choose(solo_view, legal, random.Random(0)) != action
     assert differs > 0, "chasing a target never changed a decision: the test positions prove nothing"
+
+
+def test_turn_end_distribution_agrees_with_the_solver_and_play() -> None:
+    solution = solve(9, "shut")
+    ends = turn_end_distribution(solution)
+    assert abs(sum(ends.values()) - 1) < 1e-9
+    assert abs(ends[0] - solution.value) < 1e-12
+    # one solo turn played by the bot through the engine, many times: the shut rate matches
+    bot = make_bot("optimal", game="shutbox")
+    rng = random.Random(2)
+    shut = 0
+    turns = 3000
+    for _ in range(turns):
+        state = get_game("shutbox").new_game(1)
+        while state.to_move and len(state.round_scores()) == 0:
+            seat = state.to_move[0]
+            if seat == CHANCE:
+                state.apply(CHANCE, state.sample_chance(rng))
+            else:
+                view, legal = state.view(seat), state.legal_actions(seat)
+                state.apply(seat, bot.choose(view, legal, rng))
+        shut += state.is_over() and state.winners() == [0]
+    sd = (solution.value * (1 - solution.value) / turns) ** 0.5
+    assert abs(shut / turns - solution.value) < 4 * sd, (shut / turns, solution.value)
+
+
+def test_solo_game_shut_probability_is_consistent() -> None:
+    single = solve(9, "shut").value
+    game = solo_game_shut_probability(9, "total", 45)
+    assert single < game < 1  # several turns before elimination
+    assert abs(solo_game_shut_probability(9, "total", 1) - single) < 1e-12  # out after any penalty

@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..engine import Action
-from ..games.shutbox.solver import solve
+from ..games.shutbox.solver import Solution, solve
 from ..games.shutbox.tables import (
     ONE_DIE_TOTALS,
     TOTAL_BITS,
@@ -141,3 +141,42 @@ def turn_values(
 
 def _beat(penalty: int, target: int) -> float:
     return 1.0 if penalty < target else 0.5 if penalty == target else 0.0
+
+
+def turn_end_distribution(solution: Solution) -> dict[int, float]:
+    """Board mask → probability that a turn played by `solution`'s policy from a full board ends
+    there (mask 0: the box is shut). Exact, by pushing probability down the masks."""
+    config = tables(solution.tiles, solution.max_close, solution.one_die)
+    reach = [0.0] * (config.full + 1)
+    reach[config.full] = 1.0
+    ends: dict[int, float] = {}
+    for mask in range(config.full, 0, -1):
+        q = reach[mask]
+        if not q:
+            continue
+        odds = ONE_DIE_ODDS if solution.best_dice[mask] == 1 else TWO_DICE_ODDS
+        for total, p in odds:
+            close = solution.best_close[mask << TOTAL_BITS | total]
+            if close:
+                reach[mask ^ close] += q * p
+            else:
+                ends[mask] = ends.get(mask, 0.0) + q * p
+    ends[0] = reach[0]
+    return ends
+
+
+def solo_game_shut_probability(
+    tiles: int = 9, scoring: str = "total", elimination: int = 45, max_close: int | str = 3, one_die: str = "max6"
+) -> float:
+    """Probability that the optimal bot shuts the box in a solo game before its penalty total
+    reaches `elimination` (the game a simulation of `optimal` in solo play measures)."""
+    ends = turn_end_distribution(solve(tiles, "shut", scoring, max_close, one_die))
+    penalties = penalty_table(tiles, scoring)
+    win = [0.0] * elimination
+    for total in range(elimination - 1, -1, -1):
+        value = ends.get(0, 0.0)
+        for mask, p in ends.items():
+            if mask and total + penalties[mask] < elimination:
+                value += p * win[total + penalties[mask]]
+        win[total] = value
+    return win[0]
