@@ -52,6 +52,8 @@ def test_two_people_play_shut_the_box(new_page, screenshot):
         mover.focus(f".player-board.mine button[data-tile='{first_tile}']")
         mover.keyboard.press("Space")
         assert mover.get_attribute(f".player-board.mine button[data-tile='{first_tile}']", "aria-pressed") == "true"
+        # the board was drawn again, and the keyboard focus stayed on the same tile
+        assert mover.evaluate("document.activeElement.dataset.key") == f"tile-{first_tile}"
         # tiles that cannot complete any legal combination with the selection are not offered
         open_tiles = mover.locator(".player-board.mine button.tile")
         legal = [a.split()[1:] for a in _legal_shuts(mover)]

@@ -7,6 +7,7 @@ import { currentUser, onUserChange, setUser } from "./session.js";
 import { optionLabel, optionName, seatsSummary, statusLabel } from "./tables.js";
 
 const POLL_MS = 3000;
+const FINISHED_SHOWN = 10;
 
 export function mount(root) {
   const state = { games: [], tables: [], form: null, error: null };
@@ -361,7 +362,10 @@ export function mount(root) {
   // ---------------------------------------------------------------- data
   async function refresh() {
     try {
-      state.tables = await api.tables("open,running,finished");
+      const all = await api.tables("open,running,finished");
+      // newest first; keep the finished list short
+      const finished = all.filter((x) => x.status === "finished").slice(0, FINISHED_SHOWN);
+      state.tables = all.filter((x) => x.status !== "finished").concat(finished);
       renderTables();
     } catch (err) {
       toast(err.message, "error");

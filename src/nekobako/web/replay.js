@@ -6,6 +6,7 @@ import * as api from "./api.js";
 import { h, replaceKeepingFocus, toast } from "./dom.js";
 import { onLangChange, pick, t } from "./i18n.js";
 import { scoreTable } from "./table.js";
+import { seatNames } from "./tables.js";
 import { buildLog } from "./words.js";
 
 const GAME_MODULES = {
@@ -24,7 +25,9 @@ export function mount(root, { id }) {
   root.append(h("div", { class: "table-page replay" }, header, bar, h("div", { class: "table-body" }, board, side)));
 
   const total = () => (page.record ? page.record.actions.length : 0);
-  const names = () => (page.record && page.record.names ? page.record.names : []);
+  // names as on the table page (seat names; "Bot 1 (random)"), else the record's names
+  const names = () =>
+    page.table && page.table.seats ? seatNames(page.table) : page.record && page.record.names ? page.record.names : [];
 
   async function viewAt(step) {
     if (page.views.has(step)) return page.views.get(step);
@@ -66,11 +69,11 @@ export function mount(root, { id }) {
     const last = total();
     replaceKeepingFocus(
       bar,
-      h("button", { type: "button", "data-key": "first", onclick: () => go(0), disabled: n === 0 }, "⏮ ", t("replay.first")),
+      h("button", { type: "button", "data-key": "first", onclick: () => go(0), disabled: n === 0 }, "« ", t("replay.first")),
       h("button", { type: "button", "data-key": "prev", onclick: () => go(n - 1), disabled: n === 0 }, "◀ ", t("replay.prev")),
-      h("button", { type: "button", "data-key": "play", class: "primary", onclick: togglePlay }, page.playing ? `⏸ ${t("replay.pause")}` : `▶ ${t("replay.play")}`),
+      h("button", { type: "button", "data-key": "play", class: "primary", onclick: togglePlay }, page.playing ? `❚❚ ${t("replay.pause")}` : `▶ ${t("replay.play")}`),
       h("button", { type: "button", "data-key": "next", onclick: () => go(n + 1), disabled: n === last }, t("replay.next"), " ▶"),
-      h("button", { type: "button", "data-key": "last", onclick: () => go(last), disabled: n === last }, t("replay.last"), " ⏭"),
+      h("button", { type: "button", "data-key": "last", onclick: () => go(last), disabled: n === last }, t("replay.last"), " »"),
       h("input", {
         type: "range",
         min: 0,

@@ -205,7 +205,7 @@ function tableArea(view, ctx) {
             "p",
             {},
             playerDot(table.owner),
-            t("catopomp.tableBy", { text: `${table.text || table.cards.join("-")} (${t(`catopomp.kind.${table.kind}`)})`, name: ctx.names[table.owner] }),
+            t("catopomp.tableBy", { text: `${table.cards.map(cardName).join("-")} (${t(`catopomp.kind.${table.kind}`)})`, name: ctx.names[table.owner] }),
           ),
         )
       : h("p", { class: "muted" }, t("catopomp.tableEmpty")),
@@ -319,7 +319,9 @@ function hellAreas(view, ctx, selecting, ui, canAdd, toggle, legal) {
           badges,
         ),
         h("div", { class: "hell-row" }, h("span", { class: "small muted" }, `${t("catopomp.hell")}:`), cards.length ? cards : h("span", { class: "muted" }, "—")),
-        ctx.replay && view.hands ? h("div", { class: "hell-row" }, h("span", { class: "small muted" }, `${t("replay.hand", { name: ctx.names[seat] })}:`), view.hands[seat].map((c) => card(c))) : null,
+        ctx.replay && view.hands
+          ? h("div", { class: "heaven-row", "data-testid": "replay-hand" }, h("span", { class: "small muted" }, `${t("replay.hand", { name: ctx.names[seat] })}:`), view.hands[seat].map((c) => card(c)))
+          : null,
       ),
     );
   }
