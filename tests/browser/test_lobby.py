@@ -83,6 +83,15 @@ def test_guest_sign_up_log_in_and_the_create_form(new_page, server, screenshot):
                 assert field.locator("option").count() >= len(spec["choices"])
         seats = page.locator("#create-seats option")
         assert seats.count() == game["max_players"] - game["min_players"] + 1
+    # an option the engine refuses: its words are shown, no table is made
+    page.select_option("#create-game", "catbox")
+    page.select_option("#create-seats", "2")
+    page.select_option("#opt-side", label="Purple")
+    page.click("[data-testid=create-form] button[type=submit]")
+    page.wait_for_function("document.querySelector('.form-error').innerText.length > 0")
+    assert "purple" in page.inner_text(".form-error").lower()
+    assert "#/table/" not in page.url
+
     page.select_option("#create-game", "shutbox")
     screenshot(page, "lobby")
 

@@ -65,6 +65,12 @@ def test_two_people_play_shut_the_box(new_page, screenshot):
         screenshot(mover, "shutbox")
         mover.click("[data-key=clear]")
 
+    # Bob switches to Japanese in the middle of the game: the table is redrawn in Japanese
+    bob.click("#lang-switch")
+    assert "ボード" in bob.get_attribute(".player-board", "aria-label")
+    assert "減点合計" in bob.inner_text(".player-board")
+    bob.click("#lang-switch")
+
     play_until_over([alice, bob], shutbox_turn)
 
     for page in (alice, bob):

@@ -125,6 +125,7 @@ const STRINGS = {
     "table.downloadRecord": "Download the record (JSON)",
     "table.start": "Start the game",
     "table.leaveTable": "Leave the table",
+    "table.leaveConfirm": "Leave this game? A bot will play your seat until the end.",
 
     "replay.title": "Replay — {game}, table {id}",
     "replay.first": "First",
@@ -392,6 +393,7 @@ const STRINGS = {
     "table.downloadRecord": "棋譜をダウンロード（JSON）",
     "table.start": "ゲームを開始",
     "table.leaveTable": "テーブルから退出",
+    "table.leaveConfirm": "このゲームから退出しますか？ 最後まであなたの席はボットが代わりに打ちます。",
 
     "replay.title": "リプレイ — {game}・テーブル {id}",
     "replay.first": "最初",

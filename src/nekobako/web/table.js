@@ -115,6 +115,26 @@ export function mount(root, { id }) {
         me === null ? t("table.spectator") : t("table.youAre", { name: seatName(tbl, me) }),
         " · ",
         h("a", { href: "/" }, t("app.back")),
+        me !== null && tbl.status === "running" && !tbl.seats[me].replaced
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "link",
+                "data-key": "leave-running",
+                onclick: async () => {
+                  if (!window.confirm(t("table.leaveConfirm"))) return;
+                  try {
+                    await api.leave(id);
+                  } catch (err) {
+                    toast(err.message, "error");
+                  }
+                  socket.sync();
+                },
+              },
+              t("table.leaveTable"),
+            )
+          : null,
       ),
     );
   }
