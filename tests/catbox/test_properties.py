@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 
 from hypothesis import given, settings
@@ -111,6 +112,12 @@ def test_records_replay_to_the_same_state(table, seed, length):
     assert [str(a) for _, a in again.history] == [str(a) for _, a in state.history]
     clone = state.clone()
     assert clone.full_view() == state.full_view()
+    copied = pickle.loads(pickle.dumps(state))  # worker processes and stores may pickle states
+    assert copied.full_view() == state.full_view()
+    before = state.full_view()
+    while not clone.is_over() and clone.full_view() == before:
+        step(clone, rng)
+    assert state.full_view() == before  # playing on a clone leaves the original alone
 
 
 def mid_game(table, seed, length):

@@ -37,6 +37,10 @@ class CatboxAction:
     def __hash__(self) -> int:
         return hash(self.text)
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickle and copy through the notation (player actions come back interned)."""
+        return parse_action, (str(self),)
+
 
 class Start(CatboxAction):
     """Chance: the first round's start player."""

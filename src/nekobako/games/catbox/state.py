@@ -322,7 +322,7 @@ class CatboxState(State):
             key = 32 + n if colour == RED else 16 + n if colour == led else 0
             if colour != led and xs >> led & 1:
                 self.xs[seat] = xs & ~(1 << led)
-                self._event("x_lost", seat, colour=COLOURS[led])
+                self.events.append(Event("x_lost", seat, {"colour": COLOURS[led]}, len(self.history)))
             if key > self.best_key:
                 self.best_seat, self.best_key, self.best_play = seat, key, action
         else:
