@@ -86,3 +86,26 @@ def test_two_people_play_shut_the_box(new_page, screenshot):
 def _legal_shuts(page) -> list[str]:
     buttons = page.locator(".choices button[data-action]")
     return [buttons.nth(i).get_attribute("data-action") for i in range(buttons.count())]
+
+
+def test_simultaneous_shut_the_box(new_page):
+    """Simultaneous mode: both players take their turn of the round at the same time."""
+    alice = new_page()
+    bob = new_page()
+    enter_as_guest(alice, "Aki")
+    enter_as_guest(bob, "Ben")
+    alice.select_option("#create-game", "shutbox")
+    alice.select_option("#opt-simultaneous", label="on")
+    alice.select_option("#opt-quick", label="on")
+    table = create_table(alice, "shutbox", 2)
+    bob.goto(f"/#/table/{table}")
+    bob.click(".seat-manager button:has-text('Join')")
+    alice.wait_for_selector("[data-key=start]")
+    start(alice)
+    # both may roll at once
+    for page in (alice, bob):
+        page.wait_for_selector("[data-testid=controls] [data-action=roll]")
+    assert "Your turn" in alice.inner_text("[data-testid=turn]")
+    assert "Your turn" in bob.inner_text("[data-testid=turn]")
+    play_until_over([alice, bob], shutbox_turn)
+    assert "Game over" in bob.inner_text("[data-testid=results]")

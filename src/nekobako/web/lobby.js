@@ -138,7 +138,7 @@ export function mount(root) {
     if (open && isHost && emptySeats === 0)
       buttons.push(h("button", { type: "button", class: "primary", onclick: () => act(api.start(table.id), go) }, t("lobby.start")));
     if (open && mine) buttons.push(h("button", { type: "button", onclick: () => act(api.leave(table.id)) }, t("lobby.leave")));
-    if (!mine && table.status !== "open") buttons.push(h("button", { type: "button", onclick: go }, t("lobby.watch")));
+    if (!mine) buttons.push(h("button", { type: "button", onclick: go }, t("lobby.watch")));
     if (table.status === "finished")
       buttons.push(h("a", { class: "button", href: `/replay/${table.id}` }, t("lobby.replay")));
     return h(
@@ -198,8 +198,8 @@ export function mount(root) {
         id: "create-game",
         "data-key": "create-game",
         onchange: (e) => {
+          if (form.game !== e.target.value) form.options = {};
           form.game = e.target.value;
-          form.options = {};
           renderCreate();
         },
       },

@@ -115,6 +115,7 @@ export function mount(root, { id }) {
         me === null ? t("table.spectator") : t("table.youAre", { name: seatName(tbl, me) }),
         " · ",
         h("a", { href: "/" }, t("app.back")),
+        me !== null && tbl.status === "running" && !tbl.seats[me].replaced ? " · " : null,
         me !== null && tbl.status === "running" && !tbl.seats[me].replaced
           ? h(
               "button",
