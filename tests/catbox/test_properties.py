@@ -5,6 +5,7 @@ from __future__ import annotations
 import pickle
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -213,11 +214,15 @@ def test_determinized_states_agree_with_the_view_and_play_on(table, seed, length
                 step(world, rng)
 
 
-def test_determinization_respects_that_the_seat_to_play_has_a_legal_play():
+@pytest.mark.parametrize("tries", [200, 0])
+def test_determinization_respects_that_the_seat_to_play_has_a_legal_play(tries, monkeypatch):
     """Positions where a naive shuffle often gives the seat to play no legal card: the sampler
-    must never return such a world (a paradox would already have ended the round)."""
+    must never return such a world (a paradox would already have ended the round), whether by
+    rejection or (tries = 0) by its constructive fallback."""
+    from nekobako.games.catbox import determinize
     from nekobako.games.catbox.determinize import Determinizer
 
+    monkeypatch.setattr(determinize, "MAX_TRIES", tries)
     rng = random.Random(7)
     checked = 0
     for seed in range(200):

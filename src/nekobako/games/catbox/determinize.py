@@ -28,9 +28,10 @@ from .state import DEAL, PHASE_NAMES, PLAY, PREDICT, START, CatboxState
 if TYPE_CHECKING:
     from .game import CatboxGame
 
-MAX_TRIES = 100
-"""Rejection attempts for the "seat to play has a legal play" fact; the last sample is returned
-after that (it has never been needed in practice: the true deal always satisfies it)."""
+MAX_TRIES = 200
+"""Rejection attempts for the "seat to play has a legal play" fact. In random positions up to ~95%
+of naive shuffles can fail it; after MAX_TRIES the sampler gives that seat one playable card first
+(consistent, no longer exactly uniform) so a call never loops for long."""
 
 
 class Determinizer:
@@ -112,6 +113,17 @@ class Determinizer:
         if self.hidden != expected_hidden:
             raise NekobakoError("this view is inconsistent: its cards do not add up to the deck")
         self.check = state.current if phase == PLAY and state.current != seat else -1
+        self.check_at = 0  # where the checked seat's hand starts in a shuffled pool
+        self.playable = 0  # numbers the checked seat could play now
+        if self.check >= 0:
+            for s, k, discarded in self.slots:
+                if s == self.check:
+                    break
+                self.check_at += k + discarded
+            xs = state.xs[self.check]
+            for n in range(1, 10):
+                if any(xs >> c & 1 and not taken[c] >> n & 1 for c in range(len(COLOURS))):
+                    self.playable |= 1 << n
         self.template = state
 
     def sample(self, rng: random.Random) -> CatboxState:
@@ -121,19 +133,29 @@ class Determinizer:
         for _ in range(MAX_TRIES):
             cards = self.pool[:]
             rng.shuffle(cards)
-            at = 0
-            for s, k, discarded in self.slots:
-                hand = pack(cards[at : at + k])
-                state.hands[s] = hand
-                state.held[s] = _held(hand)
-                at += k
-                if discarded:
-                    state.discards[s] = cards[at]
-                    at += 1
-            state.hidden = tuple(sorted(cards[at:]))
+            self._place(state, cards)
             if self.check < 0 or state._can_play(self.check):
+                return state
+        cards = self.pool[:]
+        rng.shuffle(cards)
+        for i, n in enumerate(cards):  # the first playable card of a shuffle: a uniform pick
+            if self.playable >> n & 1:
+                cards[i], cards[self.check_at] = cards[self.check_at], cards[i]
                 break
+        self._place(state, cards)
         return state
+
+    def _place(self, state: CatboxState, cards: list[int]) -> None:
+        at = 0
+        for s, k, discarded in self.slots:
+            hand = pack(cards[at : at + k])
+            state.hands[s] = hand
+            state.held[s] = _held(hand)
+            at += k
+            if discarded:
+                state.discards[s] = cards[at]
+                at += 1
+        state.hidden = tuple(sorted(cards[at:]))
 
 
 def _cards(packed: int) -> list[int]:
