@@ -233,7 +233,7 @@ def test_determinization_respects_that_the_seat_to_play_has_a_legal_play(tries, 
             if state.phase_name == "play":
                 view = state.view((seat + 1) % 3)
                 naive = Determinizer(GAME, view)
-                naive.check = -1  # no rejection
+                naive.check, naive.playable = -1, 0  # neither rejection nor the fallback
                 if sum(not naive.sample(rng).legal_actions(seat) for _ in range(10)) >= 3:
                     checked += 1
                     assert all(GAME.determinize(view, rng).legal_actions(seat) for _ in range(30))
