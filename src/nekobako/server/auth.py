@@ -9,6 +9,7 @@ a guesser once per restart).
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 import unicodedata
 from collections import defaultdict, deque
@@ -31,8 +32,13 @@ NAME_LENGTH = (1, 24)
 PASSWORD_LENGTH = (8, 200)
 
 hasher = PasswordHasher()
-# a hash to verify against when the name is unknown, so timing does not reveal which names exist
-_DUMMY_HASH = hasher.hash("not a real password")
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """A hash to verify against when the name is unknown, so timing does not reveal which names
+    exist. Made on first use: hashing is slow on purpose and would slow down every start."""
+    return hasher.hash("not a real password")
 
 
 class LoginLimiter:
@@ -118,7 +124,7 @@ async def login(request: Request) -> JSONResponse:
     limiter.check(keys)
     engine = request.app.state.engine
     found = await asyncio.to_thread(accounts.account_for_login, engine, name)
-    stored = found[1] if found else _DUMMY_HASH
+    stored = found[1] if found else await asyncio.to_thread(_dummy_hash)
     try:
         await asyncio.to_thread(hasher.verify, stored, password)
         ok = found is not None
