@@ -69,6 +69,9 @@ const STRINGS = {
     "lobby.bot": "Bot {n} ({level})",
     "lobby.replacedBy": "{name} (bot)",
     "lobby.you": "you",
+    "lobby.ratings": "Ratings",
+    "lobby.noRatings": "No rated games yet (registered players only).",
+    "lobby.games": "({n} games)",
 
     "opt.tiles": "Tiles",
     "opt.scoring": "Scoring",
@@ -337,6 +340,9 @@ const STRINGS = {
     "lobby.bot": "ボット{n}（{level}）",
     "lobby.replacedBy": "{name}（ボット）",
     "lobby.you": "あなた",
+    "lobby.ratings": "レーティング",
+    "lobby.noRatings": "レーティング対象のゲームはまだありません（登録プレイヤーのみ）。",
+    "lobby.games": "（{n} ゲーム）",
 
     "opt.tiles": "タイル数",
     "opt.scoring": "得点方式",

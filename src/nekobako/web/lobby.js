@@ -14,7 +14,8 @@ export function mount(root) {
   const accountBox = h("section", { class: "panel account", "aria-labelledby": "account-title" });
   const tablesBox = h("section", { class: "panel tables", "aria-labelledby": "tables-title" });
   const createBox = h("section", { class: "panel create", "aria-labelledby": "create-title" });
-  root.append(h("div", { class: "lobby" }, accountBox, tablesBox, createBox));
+  const ratingsBox = h("section", { class: "panel ratings", "aria-labelledby": "ratings-title" });
+  root.append(h("div", { class: "lobby" }, accountBox, tablesBox, createBox, ratingsBox));
 
   // ---------------------------------------------------------------- account
   function renderAccount() {
@@ -372,10 +373,43 @@ export function mount(root) {
     }
   }
 
+  // ---------------------------------------------------------------- ratings
+  function renderRatings() {
+    const byGame = new Map();
+    for (const r of state.ratings || []) {
+      if (!byGame.has(r.game)) byGame.set(r.game, []);
+      byGame.get(r.game).push(r);
+    }
+    replaceKeepingFocus(
+      ratingsBox,
+      h("h2", { id: "ratings-title" }, t("lobby.ratings")),
+      byGame.size
+        ? h(
+            "div",
+            { class: "ratings-grid" },
+            [...byGame].map(([game, list]) => {
+              const info = state.games.find((g) => g.name === game);
+              return h(
+                "div",
+                {},
+                h("h3", {}, info ? pick(info.title) : game),
+                h(
+                  "ol",
+                  { class: "rating-list" },
+                  list.slice(0, 5).map((r) => h("li", {}, `${r.user.name} — ${Math.round(r.rating)} `, h("span", { class: "muted small" }, t("lobby.games", { n: r.games })))),
+                ),
+              );
+            }),
+          )
+        : h("p", { class: "muted" }, t("lobby.noRatings")),
+    );
+  }
+
   function renderAll() {
     renderAccount();
     renderTables();
     renderCreate();
+    renderRatings();
   }
 
   api
@@ -388,6 +422,13 @@ export function mount(root) {
 
   renderAll();
   refresh();
+  api
+    .ratings()
+    .then((r) => {
+      state.ratings = r.ratings || [];
+      renderRatings();
+    })
+    .catch(() => {});
   const timer = setInterval(() => {
     if (!document.hidden) refresh();
   }, POLL_MS);

@@ -165,6 +165,7 @@ export function mount(root, { id }) {
       h("span", { class: ["turn", mine ? "mine" : null] }, text),
     );
     status.classList.toggle("my-turn", mine);
+    document.title = `${mine ? "● " : ""}${tbl ? `${pick(tbl.title) || tbl.game} ${tbl.id}` : ""} — nekobako`;
     renderClock();
   }
 
@@ -310,6 +311,7 @@ export function mount(root, { id }) {
     offLang();
     offUser();
     socket.close();
+    document.title = "nekobako 猫箱";
   };
 }
 
