@@ -82,6 +82,7 @@ function renderNav() {
   );
   const skip = document.querySelector(".skip-link");
   if (skip) skip.textContent = t("app.skip");
+  nav.setAttribute("aria-label", t("app.nav"));
 }
 
 onLangChange(renderNav);

@@ -32,7 +32,7 @@ export function mount(root, { id }) {
   const header = h("header", { class: "table-header" });
   const status = h("div", { class: "turn-line", role: "status", "aria-live": "polite", "data-testid": "turn" });
   const clockBox = h("div", { class: "clock", "data-testid": "clock" });
-  const board = h("section", { class: "game-area", "aria-label": t("table.players"), "data-testid": "game" });
+  const board = h("section", { class: "game-area", "data-testid": "game" });
   const side = h("aside", { class: "side" });
   const resultsBox = h("section", { class: "results", "data-testid": "results", hidden: true });
   const layout = h(
@@ -55,8 +55,22 @@ export function mount(root, { id }) {
     },
     status(connected, code) {
       page.connected = connected;
+      if (!connected && code !== 4404 && !page.table) {
+        // never connected: ask the REST API whether the table exists at all
+        api.table(id).catch((err) => {
+          if (err.status === 404) {
+            socket.close();
+            page.notFound = true;
+            replaceKeepingFocus(board, h("p", { class: "error" }, t("app.notFound")), h("a", { href: "/" }, t("app.back")));
+            replaceKeepingFocus(header, h("h1", {}, t("lobby.tableN", { id })));
+            replaceKeepingFocus(status, t("app.notFound"));
+          }
+        });
+      }
       if (!connected && code === 4404) {
-        toast(t("app.notFound"), "error");
+        page.notFound = true;
+        replaceKeepingFocus(board, h("p", { class: "error" }, t("app.notFound")), h("a", { href: "/" }, t("app.back")));
+        return;
       }
       renderStatus();
     },
