@@ -77,3 +77,19 @@ def test_clock_runs_out_and_a_bot_takes_over(server) -> None:
         assert note["table"]["seats"][mover]["replaced"] == "timeout"
         a.wait_state(lambda m: m["seq"] > first["seq"])  # the bot moved for them
         a.close()
+
+
+def test_turn_based_clock_gives_days(sqlite_server) -> None:
+    with clients(sqlite_server, 1) as (alice,):
+        alice.guest("alice")
+        table = alice.create("shutbox", 1, clock={"kind": "turn", "days": 2})
+        alice.ok(alice.post(f"/api/tables/{table['id']}/start"))
+        sock = alice.socket(table["id"])
+        message = sock.wait_state(lambda m: m["view"] is not None)
+        clock = message["clock"]
+        assert clock["kind"] == "turn" and clock["days"] == 2
+        assert abs(clock["deadlines"]["0"] - clock["now"] - 2 * 86400) < 30
+        sock.send({"type": "action", "seq": message["seq"], "action": "roll"})
+        after = sock.wait_state(lambda m: m["seq"] > message["seq"])
+        assert after["clock"]["deadlines"]["0"] >= clock["deadlines"]["0"]  # a new decision, a new deadline
+        sock.close()
