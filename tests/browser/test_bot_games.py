@@ -64,8 +64,19 @@ def _check_replay(page, server_url: str, table: int, game_class: str, screenshot
     screenshot(page, name)
     page.keyboard.press("Home")
     page.wait_for_function("document.querySelector('[data-testid=replay-position]').innerText === 'Start of the game'")
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function(f"document.querySelector('[data-testid=replay-position]').innerText === 'Move 1 of {total}'")
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"document.querySelector('[data-testid=replay-position]').innerText === 'Move 3 of {total}'")
+    page.wait_for_selector("[data-testid=move-list] li.current:nth-child(3)")
+    steps = httpx.get(f"{server_url}/api/tables/{table}/replay", params={"step": 3})
+    if steps.status_code == 200:  # the server gives each position: the board is drawn for move 3
+        page.wait_for_selector(f"[data-testid=replay-board] .{game_class}")
+        if game_class == "catbox":
+            assert page.locator("[data-testid=all-hands] .hand-row").count() == record["players"]
+    else:  # it does not (yet): the page says so and shows what happened up to move 3
+        page.wait_for_selector("[data-testid=replay-no-position]")
+    page.keyboard.press("End")
+    page.wait_for_selector(f"[data-testid=replay-board] .{game_class}")
 
 
 def test_cat_in_the_box_against_bots(new_page, server, screenshot):

@@ -143,6 +143,7 @@ const STRINGS = {
     "replay.start": "Start of the game",
     "replay.keys": "Keys: ← → step, Home / End jump, Space plays or pauses.",
     "replay.unavailable": "This game has no replay yet (it is not finished).",
+    "replay.noPositions": "This server does not give the position after each move yet; the final position is shown at the last move. Below: what happened up to this move.",
     "replay.hand": "{name}'s hand",
 
     // Shut the Box
@@ -415,6 +416,7 @@ const STRINGS = {
     "replay.start": "ゲーム開始時",
     "replay.keys": "キー操作：← → で1手ずつ、Home / End で最初・最後、スペースで再生・停止。",
     "replay.unavailable": "このゲームのリプレイはまだありません（終了していません）。",
+    "replay.noPositions": "このサーバーはまだ各手の後の局面を提供していません。最後の手では最終局面を表示します。以下はこの手までの経過です。",
     "replay.hand": "{name} の手札",
 
     "shutbox.roll": "ダイスを2個振る",

@@ -49,6 +49,7 @@ export function mount(root, { id }) {
     const n = Math.max(0, Math.min(total(), step));
     page.step = n;
     renderBar();
+    side.querySelectorAll(".move-list li").forEach((li, i) => li.classList.toggle("current", i + 1 === n));
     const view = await viewAt(n);
     if (page.step !== n) return; // a later click won
     renderBoard(view);
@@ -89,7 +90,22 @@ export function mount(root, { id }) {
 
   function renderBoard(view) {
     if (!view) {
-      replaceKeepingFocus(board, h("p", { class: "muted" }, page.stepsAvailable ? t("app.loading") : t("replay.unavailable")));
+      if (page.stepsAvailable) {
+        replaceKeepingFocus(board, h("p", { class: "muted" }, t("app.loading")));
+        renderSide(null);
+        return;
+      }
+      // The server gives no position for this step: say so, and show what the record itself
+      // tells up to this move (its moves and the events they caused), without computing a position.
+      const final = page.record.final;
+      const upTo = page.step;
+      const partial = final && { ...final, history: (final.history || []).slice(0, upTo), events: (final.events || []).filter((e) => e.at <= upTo) };
+      const log = partial ? buildLog(partial, page.info, names(), page.module).reverse() : [];
+      replaceKeepingFocus(
+        board,
+        h("p", { class: "banner notice", "data-testid": "replay-no-position" }, t("replay.noPositions")),
+        h("ul", { class: "log panel" }, log.map((e) => h("li", { class: `log-${e.kind}` }, e.text))),
+      );
       renderSide(null);
       return;
     }
@@ -125,8 +141,10 @@ export function mount(root, { id }) {
       h("h2", {}, t("replay.move")),
       h("ol", { class: "move-list", "data-testid": "move-list" }, items),
     );
+    // keep the current move in sight inside the list (without scrolling the page)
+    const list = side.querySelector(".move-list");
     const current = side.querySelector(".move-list li.current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    if (list && current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
   }
 
   function togglePlay() {
