@@ -147,7 +147,8 @@ class Hub:
         players = body.get("seats")
         if not isinstance(players, int) or isinstance(players, bool):
             raise ApiError(400, "bad_request", "seats must be a whole number of players")
-        raw_options = body.get("options") or {}
+        raw_options = body.get("options")
+        raw_options = {} if raw_options is None else raw_options
         if not isinstance(raw_options, dict):
             raise ApiError(400, "bad_request", "options must be an object of option names to values")
         try:
