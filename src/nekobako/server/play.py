@@ -36,12 +36,13 @@ def _same_origin(ws: WebSocket) -> bool:
 async def table_socket(ws: WebSocket) -> None:
     hub: Hub = ws.app.state.hub
     if not _same_origin(ws):
-        await ws.close(code=4403)
+        await ws.close(code=4403)  # before accepting: the handshake is refused with HTTP 403
         return
     try:
         live = await hub.get(ws.path_params["table_id"])
     except ApiError:
-        await ws.close(code=4404)
+        await ws.accept()  # accepted first so the client can read the close code
+        await ws.close(code=4404, reason="no such table")
         return
     user = await current_user(ws)
     await ws.accept()
