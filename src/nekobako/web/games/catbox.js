@@ -94,6 +94,7 @@ export function render(view, ctx) {
 function researchBoard(view, ctx, playsForChosen, act) {
   const layout = view.layout;
   const legalCells = new Map(playsForChosen.map((p) => [`${p.colour}:${p.n}`, p]));
+  const labels = tokenLabels(ctx.names);
   const rows = layout.rows.map((colour, r) =>
     h(
       "tr",
@@ -111,7 +112,7 @@ function researchBoard(view, ctx, playsForChosen, act) {
           content = h("span", { class: `token neutral ${cell}` }, "◆");
           label = t("catbox.cellOf", { colour: colourName(colour), n, who: t(`catbox.${cell}`) });
         } else {
-          content = h("span", { class: "token", style: { "--pc": `var(--p${cell})` }, title: ctx.names[cell] }, initial(ctx.names[cell]));
+          content = h("span", { class: "token", style: { "--pc": `var(--p${cell})` }, title: ctx.names[cell] }, labels[cell]);
           label = t("catbox.cellOf", { colour: colourName(colour), n, who: ctx.names[cell] });
         }
         const inner = [h("span", { class: "cell-number" }, n), content];
@@ -340,6 +341,9 @@ function handArea(view, ctx, legal, chosen, playsForChosen, act) {
   );
 }
 
-function initial(name) {
-  return String(name || "?").trim().slice(0, 1).toUpperCase();
+// A one- or two-character label per seat for the board tokens: the name's initial, with the seat
+// number added when two players share an initial (the colour tells them apart too).
+function tokenLabels(names) {
+  const first = names.map((n) => String(n || "?").trim().slice(0, 1).toUpperCase());
+  return first.map((c, i) => (first.filter((x) => x === c).length > 1 ? `${c}${i}` : c));
 }
