@@ -18,7 +18,7 @@ def _replaced(message: dict, seat: int, reason: str) -> bool:
 def test_leaving_player_is_replaced_and_reconnect_keeps_the_seat(sqlite_server) -> None:
     with clients(sqlite_server, 2) as (alice, bob):
         alice.signup("alice")
-        bob.guest("bob")
+        bob.signup("bob")
         table = alice.create("catopomp", 2)
         table_id = table["id"]
         bob.ok(bob.post(f"/api/tables/{table_id}/join"))
@@ -51,6 +51,11 @@ def test_leaving_player_is_replaced_and_reconnect_keeps_the_seat(sqlite_server) 
         assert b.wait_for(lambda m: m["type"] == "refused")["code"] == "spectator"
         play_out([a], random.Random(5), timeout=60)
         assert a.wait_state(lambda m: m["view"]["over"])
+        # whoever wins on the board, the player who left places last and loses rating
+        results = alice.ok(alice.get(f"/api/tables/{table_id}/results"))
+        assert results["places"][1] == max(results["places"]) > results["places"][0]
+        changes = {c["user"]["name"]: c for c in results["ratings"]}
+        assert changes["alice"]["after"] > 1500 > changes["bob"]["after"]
         a.close()
         b.close()
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 _STATE = object()  # queue marker: send a fresh state message
 _FORCED_STATE = object()  # the same, even when nothing changed (connect, sync)
 _CLOSE = object()
+MAX_QUEUED = 256  # unsent messages before a connection is considered dead weight
 
 
 class Connection:
@@ -35,6 +36,8 @@ class Connection:
         self.sent_notices = 0
         self.sent_version = -1
         self.writer: asyncio.Task[None] | None = None
+        self.state_queued = False
+        self.overflowed = False
 
     @property
     def seat(self) -> int | None:
@@ -50,10 +53,20 @@ class Connection:
                 await asyncio.wait_for(self.writer, timeout=2)
 
     def push_state(self, force: bool = False) -> None:
-        self.queue.put_nowait(_FORCED_STATE if force else _STATE)
+        """Queue a state message; one queued state message stands for any number of changes."""
+        if self.state_queued and not force:
+            return
+        self.state_queued = True
+        self._put(_FORCED_STATE if force else _STATE)
 
     def push(self, message: dict[str, Any]) -> None:
-        self.queue.put_nowait(message)
+        self._put(message)
+
+    def _put(self, item: Any) -> None:
+        if self.queue.qsize() >= MAX_QUEUED:
+            self.overflowed = True  # a client that sends but never reads; the reader closes it
+            return
+        self.queue.put_nowait(item)
 
     async def _write_loop(self) -> None:
         try:
@@ -62,6 +75,7 @@ class Connection:
                 if item is _CLOSE:
                     return
                 if item is _STATE or item is _FORCED_STATE:
+                    self.state_queued = False
                     if item is _STATE and self.sent_version == self.table.version:
                         continue
                     item = self.state_message()

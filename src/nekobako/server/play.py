@@ -57,6 +57,9 @@ async def table_socket(ws: WebSocket) -> None:
             if message["type"] == "websocket.disconnect":
                 break
             await _handle(hub, conn, message)
+            if conn.overflowed:
+                await ws.close(code=1008, reason="too many unread messages")
+                break
     except WebSocketDisconnect:
         pass
     finally:
