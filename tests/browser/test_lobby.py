@@ -92,6 +92,16 @@ def test_guest_sign_up_log_in_and_the_create_form(new_page, server, screenshot):
     assert "purple" in page.inner_text(".form-error").lower()
     assert "#/table/" not in page.url
 
+    # a table with a bot, seen from the lobby
+    page.select_option("#opt-side", label="White")
+    page.select_option("#create-seats", "3")
+    page.click("[data-testid=create-form] button[type=submit]")
+    page.wait_for_selector(".seat-manager")
+    page.click("[data-key=add-bot-1]")
+    page.wait_for_selector("[data-key=add-bot-1]", state="detached")
+    page.goto("/")
+    page.wait_for_selector("li[data-table] .seat-chip.kind-bot")
+    assert "waiting for players" in page.inner_text("li[data-table]")
     page.select_option("#create-game", "shutbox")
     screenshot(page, "lobby")
 

@@ -15,7 +15,7 @@ export function mount(root) {
   const tablesBox = h("section", { class: "panel tables", "aria-labelledby": "tables-title" });
   const createBox = h("section", { class: "panel create", "aria-labelledby": "create-title" });
   const ratingsBox = h("section", { class: "panel ratings", "aria-labelledby": "ratings-title" });
-  root.append(h("div", { class: "lobby" }, accountBox, tablesBox, createBox, ratingsBox));
+  root.append(h("div", { class: "lobby" }, accountBox, h("div", { class: "lobby-col" }, tablesBox, ratingsBox), createBox));
 
   // ---------------------------------------------------------------- account
   function renderAccount() {
