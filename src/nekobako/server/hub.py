@@ -443,15 +443,18 @@ class Hub:
         self._announce(live)
 
     async def _drive_bots(self, live: LiveTable) -> None:
-        """Let bots in seats move until a person is to move or the game ends."""
+        """Let bots in seats move until a person is to move or the game ends. A bot that fails or
+        answers something the engine refuses is replaced by a random legal move, so a table never
+        waits for a broken bot."""
         failures = 0
+        at_random = False
         while live.running and not self._closing:
             state, seq = live.state, live.row.seq
             assert state is not None
             seat = next((s for s in state.to_move if live.row.seats[s].kind == "bot"), None)
             if seat is None:
                 return
-            level = live.row.seats[seat].bot or "random"
+            level = "random" if at_random else live.row.seats[seat].bot or "random"
             view, legal = state.view(seat), state.legal_actions(seat)
             rng = random.Random(f"{live.row.seed}:bot:{seat}:{seq}")
             if self.bot_delay:
@@ -463,13 +466,16 @@ class Hub:
                 action = rng.choice(list(legal))
             try:
                 await self.submit(live, seat, seq, str(action))
+                at_random = False
             except Refusal as refusal:
                 if refusal.code == "stale" or live.row.seq != seq:
                     continue  # the position moved on meanwhile; look again
-                failures += 1
                 log.error("bot move %r refused at table %s: %s", str(action), live.id, refusal.reason)
-                if failures > 3:
-                    return
+                at_random = refusal.code == "illegal"
+                failures += 1
+                if failures > 10:
+                    return  # the database is gone; the next change to the table starts again
+                await asyncio.sleep(min(5.0, 0.1 * 2**failures))
 
     async def _watch_clock(self, live: LiveTable) -> None:
         """Replace people whose decision is overdue by a bot."""
