@@ -122,3 +122,30 @@ def test_oversized_frames_close_and_foreign_origins_are_refused(sqlite_server) -
                 raise AssertionError("an unknown table was served")
             except ConnectionClosed as exc:
                 assert exc.rcvd is not None and exc.rcvd.code == 4404
+
+
+def test_racing_copies_of_one_action_are_applied_once(server) -> None:
+    """Several connections of the same seat fire the same action at once: the table's lock lets
+    exactly one through; the others are stale."""
+    with clients(server, 2) as (alice, bob):
+        table_id, socks = _started_shutbox(alice, bob)
+        mover = socks[0].last["view"]["to_move"][0]
+        owner = (alice, bob)[mover]
+        copies = [socks[mover]] + [owner.socket(table_id) for _ in range(4)]
+        for sock in copies:
+            sock.wait_state(lambda m: m["view"] is not None)
+        seq = copies[0].last["seq"]
+        for sock in copies:
+            sock.send({"type": "action", "seq": seq, "action": "roll"})
+        refusals = 0
+        for sock in copies:
+            sock.wait_state(lambda m: m["seq"] > seq)
+            sock.drain(0.3)
+            refusals += len(sock.refusals)
+        assert refusals == len(copies) - 1
+        assert all(r["code"] == "stale" for sock in copies for r in sock.refusals)
+        history = copies[0].last["view"]["history"]
+        assert [h for h in history if h[0] == mover] == [[mover, "roll"]]
+        assert alice.table(table_id)["seq"] == seq + 2
+        for sock in [*copies, socks[1 - mover]]:
+            sock.close()

@@ -291,11 +291,11 @@ class Hub:
             state, tracker = live.state, live.tracker
             if not live.running or state is None or tracker is None:
                 raise Refusal("not_running", "the game is not running")
-            if seat not in state.to_move:
-                raise Refusal("not_your_turn", f"seat {seat} is not to move now")
             stale = tracker.stale_reason(seat, seq, live.row.seq)
             if stale is not None:
                 raise Refusal("stale", stale)
+            if seat not in state.to_move:
+                raise Refusal("not_your_turn", f"seat {seat} is not to move now")
             game = state.game
             new_state, new_tracker = state.clone(), tracker.copy()
             try:
