@@ -77,6 +77,14 @@ def _check_replay(page, server_url: str, table: int, game_class: str, screenshot
         page.wait_for_selector("[data-testid=replay-no-position]")
     page.keyboard.press("End")
     page.wait_for_selector(f"[data-testid=replay-board] .{game_class}")
+    if steps.status_code == 200:  # the middle of the game, every hand visible, for the picture
+        middle = total // 2
+        page.click(f"[data-key=move-{middle}]")
+        page.wait_for_function(
+            f"document.querySelector('[data-testid=replay-position]').innerText === 'Move {middle} of {total}'"
+        )
+        page.wait_for_selector(f"[data-testid=replay-board] .{game_class}")
+        screenshot(page, f"{name}-middle")
 
 
 def test_cat_in_the_box_against_bots(new_page, server, screenshot):

@@ -122,3 +122,39 @@ def test_keyboard_reaches_the_guest_form(new_page):
     page.keyboard.press("Enter")
     page.wait_for_selector("[data-testid=whoami]")
     assert "Kei" in page.inner_text("[data-testid=whoami]")
+
+
+def test_event_words_from_the_engine_templates(new_page):
+    """The log formats the engine's en/ja event templates (as /api/games may send them): `{who}` is
+    the seat's name, seat lists become names, Cat in the Box colours are translated."""
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("#tables-title")
+    words = page.evaluate(
+        """async () => {
+        const w = await import('/static/words.js');
+        const catbox = await import('/static/games/catbox.js');
+        const i18n = await import('/static/i18n.js');
+        const info = {messages: {
+          trick_won: {en: '{who} wins trick {trick} with {colour} {number}',
+                      ja: '{who}が{colour}の{number}でトリック{trick}を獲得'},
+          game_over: {en: 'Game over: {winners} won', ja: 'ゲーム終了：勝者 {winners}'}}};
+        const names = ['Ann', 'Bo', 'Cy'];
+        const say = () => [
+          w.describeEvent({kind: 'trick_won', seat: 1, data: {trick: 2, number: 5, colour: 'red'}},
+                          info, names, catbox),
+          w.describeEvent({kind: 'game_over', seat: null, data: {winners: [0, 2]}}, info, names, catbox),
+          w.describeEvent({kind: 'spares_set', seat: null, data: {faces: {'0': 4}}}, null, names, catbox),
+        ];
+        const en = say();
+        i18n.setLang('ja');
+        const ja = say();
+        i18n.setLang('en');
+        return [...en, ...ja];
+      }"""
+    )
+    assert words[0] == "Bo wins trick 2 with red 5"
+    assert words[1] == "Game over: Ann and Cy won"
+    assert words[2] == "spares set (faces Ann: 4)"  # no template: still readable
+    assert words[3] == "Boが赤の5でトリック2を獲得"
+    assert words[4] == "ゲーム終了：勝者 Ann、Cy"

@@ -4,14 +4,23 @@
 import { joinNames, lang, pick, t } from "./i18n.js";
 
 const SEAT_LIST_KEYS = new Set(["winners", "seats", "losers", "players"]);
-const SEAT_KEYS = new Set(["owner", "to", "from", "winner", "loser", "leader", "target"]);
+const SEAT_KEYS = new Set(["owner", "to", "from", "winner", "loser", "leader", "target", "seat"]);
 
 function formatValue(key, value, names, module) {
   const special = module && module.eventValue ? module.eventValue(key, value) : undefined;
   if (special !== undefined) return special;
   if (Array.isArray(value)) {
     if (SEAT_LIST_KEYS.has(key) && value.every((v) => Number.isInteger(v))) return joinNames(value.map((s) => names[s] ?? s));
-    return value.map((v) => (Array.isArray(v) ? v.join(" ") : v)).join(lang === "ja" ? "、" : ", ");
+    return value.map((v) => formatValue("", v, names, module)).join(lang === "ja" ? "、" : ", ");
+  }
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value)
+      .map(([k, v]) => {
+        // keys that are seat numbers ({"0": 4}) read as names
+        const label = /^\d+$/.test(k) ? `${names[Number(k)] ?? k}: ` : SEAT_KEYS.has(k) ? "" : `${k} `;
+        return `${label}${formatValue(k, v, names, module)}`;
+      })
+      .join(" ");
   }
   if (SEAT_KEYS.has(key) && Number.isInteger(value)) return names[value] ?? value;
   if (value === null || value === undefined) return "—";
