@@ -2,7 +2,7 @@
 // replay) and the form to create a table with every option of the chosen game.
 import * as api from "./api.js";
 import { h, replaceKeepingFocus, toast } from "./dom.js";
-import { lang, onLangChange, pick, t } from "./i18n.js";
+import { onLangChange, pick, t } from "./i18n.js";
 import { currentUser, onUserChange, setUser } from "./session.js";
 import { optionLabel, optionName, seatsSummary, statusLabel } from "./tables.js";
 
@@ -11,6 +11,7 @@ const FINISHED_SHOWN = 10;
 
 export function mount(root) {
   const state = { games: [], tables: [], form: null, error: null };
+  const botLevels = new Map(); // table id → bot level chosen in its card
   const accountBox = h("section", { class: "panel account", "aria-labelledby": "account-title" });
   const tablesBox = h("section", { class: "panel tables", "aria-labelledby": "tables-title" });
   const createBox = h("section", { class: "panel create", "aria-labelledby": "create-title" });
@@ -18,6 +19,7 @@ export function mount(root) {
   root.append(h("div", { class: "lobby" }, accountBox, h("div", { class: "lobby-col" }, tablesBox, ratingsBox), createBox));
 
   // ---------------------------------------------------------------- account
+  const draft = { name: "", password: "", guest: "" };
   function renderAccount() {
     const user = currentUser();
     if (user) {
@@ -30,15 +32,34 @@ export function mount(root) {
       return;
     }
     accountBox.hidden = false;
-    const name = h("input", { id: "acc-name", name: "name", autocomplete: "username", required: true, maxlength: 24 });
+    // typed text survives a redraw (language switch) through `draft`
+    const keep = (key) => (e) => (draft[key] = e.target.value);
+    const name = h("input", {
+      id: "acc-name",
+      name: "name",
+      autocomplete: "username",
+      required: true,
+      maxlength: 24,
+      value: draft.name,
+      oninput: keep("name"),
+    });
     const password = h("input", {
       id: "acc-password",
       name: "password",
       type: "password",
       autocomplete: "current-password",
       minlength: 8,
+      value: draft.password,
+      oninput: keep("password"),
     });
-    const guestName = h("input", { id: "guest-name", name: "guest", required: true, maxlength: 24 });
+    const guestName = h("input", {
+      id: "guest-name",
+      name: "guest",
+      required: true,
+      maxlength: 24,
+      value: draft.guest,
+      oninput: keep("guest"),
+    });
     async function submit(kind) {
       try {
         const who =
@@ -47,6 +68,7 @@ export function mount(root) {
             : kind === "signup"
               ? await api.signup(name.value.trim(), password.value)
               : await api.login(name.value.trim(), password.value);
+        draft.password = "";
         setUser(who);
       } catch (err) {
         toast(err.message, "error");
@@ -122,17 +144,24 @@ export function mount(root) {
     if (open && !mine && emptySeats > 0 && user)
       buttons.push(h("button", { type: "button", class: "primary", onclick: () => act(api.join(table.id), go) }, t("lobby.join")));
     if (open && isHost && emptySeats > 0 && info) {
+      // the chosen level survives the list's refresh
+      const chosen = botLevels.get(table.id) || info.bots[0];
       const select = h(
         "select",
-        { "aria-label": t("lobby.botLevel"), class: "bot-level" },
-        info.bots.map((b) => h("option", { value: b }, t(`bot.${b}`))),
+        {
+          "aria-label": t("lobby.botLevel"),
+          class: "bot-level",
+          "data-key": `bot-level-${table.id}`,
+          onchange: (e) => botLevels.set(table.id, e.target.value),
+        },
+        info.bots.map((b) => h("option", { value: b, selected: b === chosen }, t(`bot.${b}`))),
       );
       buttons.push(
         h(
           "span",
           { class: "bot-adder" },
           select,
-          h("button", { type: "button", onclick: () => act(api.addBot(table.id, select.value)) }, t("lobby.addBot")),
+          h("button", { type: "button", "data-key": `add-bot-${table.id}`, onclick: () => act(api.addBot(table.id, select.value)) }, t("lobby.addBot")),
         ),
       );
     }
@@ -416,7 +445,9 @@ export function mount(root) {
     .gameList()
     .then((games) => {
       state.games = games;
-      renderAll();
+      renderTables();
+      renderCreate();
+      renderRatings();
     })
     .catch((err) => toast(err.message, "error"));
 
@@ -437,7 +468,6 @@ export function mount(root) {
     renderAll();
     refresh();
   });
-  void lang;
   return () => {
     clearInterval(timer);
     offLang();

@@ -4,7 +4,7 @@ import * as api from "./api.js";
 import { h, replaceKeepingFocus, toast } from "./dom.js";
 import { joinNames, onLangChange, pick, t } from "./i18n.js";
 import { currentUser, onUserChange } from "./session.js";
-import { seatName, seatNames, seatsSummary, statusLabel } from "./tables.js";
+import { seatName, seatNames, statusLabel } from "./tables.js";
 import { buildLog } from "./words.js";
 import { TableSocket } from "./ws.js";
 
@@ -27,6 +27,7 @@ export function mount(root, { id }) {
     results: null,
     notices: [],
     sending: false,
+    botLevels: {}, // seat → bot level chosen before the start (survives redraws)
   };
 
   const header = h("header", { class: "table-header" });
@@ -271,10 +272,11 @@ export function mount(root, { id }) {
       if (s.kind === "empty") {
         if (user && !mine) controls.push(h("button", { type: "button", onclick: () => run(api.join(id, i)) }, t("lobby.join")));
         if (isHost) {
+          const chosen = page.botLevels[i] || levels[0];
           const select = h(
             "select",
-            { "aria-label": t("lobby.botLevel"), "data-key": `bot-level-${i}` },
-            levels.map((b) => h("option", { value: b }, t(`bot.${b}`))),
+            { "aria-label": t("lobby.botLevel"), "data-key": `bot-level-${i}`, onchange: (e) => (page.botLevels[i] = e.target.value) },
+            levels.map((b) => h("option", { value: b, selected: b === chosen }, t(`bot.${b}`))),
           );
           controls.push(
             select,
@@ -319,7 +321,6 @@ export function mount(root, { id }) {
   const offLang = onLangChange(render);
   const offUser = onUserChange(() => socket.close() || location.reload());
   render();
-  void seatsSummary;
   return () => {
     clearInterval(tick);
     offLang();

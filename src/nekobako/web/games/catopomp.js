@@ -185,7 +185,7 @@ export function render(view, ctx) {
       tableArea(view, ctx),
       diceArea(view, ctx, selecting, ui, canAdd, toggle),
     ),
-    h("div", { class: "hells" }, hellAreas(view, ctx, selecting, ui, canAdd, toggle, legal)),
+    h("div", { class: "hells" }, hellAreas(view, ctx, selecting, ui, canAdd, toggle)),
     myArea(view, ctx, legal, selecting, ui, canAdd, toggle, matches, nothingSelected),
   );
 }
@@ -271,7 +271,7 @@ function diceArea(view, ctx, selecting, ui, canAdd, toggle) {
   );
 }
 
-function hellAreas(view, ctx, selecting, ui, canAdd, toggle, legal) {
+function hellAreas(view, ctx, selecting, ui, canAdd, toggle) {
   const out = [];
   for (let seat = 0; seat < view.players; seat++) {
     const hell = (view.hell && view.hell[seat]) || [];
@@ -325,7 +325,6 @@ function hellAreas(view, ctx, selecting, ui, canAdd, toggle, legal) {
       ),
     );
   }
-  void legal;
   return out;
 }
 
@@ -443,8 +442,8 @@ function card(c, attrs = null) {
   const label = s === "M" || s === "C" ? cardName(s) : s;
   const face = s === "M" ? "M" : s === "C" ? "C" : s;
   if (attrs && attrs.onclick) {
-    const { extra, ...rest } = attrs;
-    void extra;
+    const rest = { ...attrs };
+    delete rest.extra;
     return h("button", { type: "button", class: cls, "aria-label": label, ...rest }, face);
   }
   return h("span", { class: cls, title: label }, face);
