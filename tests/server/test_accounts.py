@@ -55,7 +55,12 @@ def test_bad_account_requests_are_refused(sqlite_server) -> None:
         for raw in [b"not json", b"[1, 2]", b""]:
             response = client.http.post("/api/auth/signup", content=raw, headers={"content-type": "application/json"})
             assert response.status_code == 400 and response.json()["error"]
-        assert client.http.post("/api/auth/signup", content=b"x" * 100_000).status_code == 413
+        too_big = client.http.post("/api/auth/signup", content=b"x" * 100_000)
+        assert too_big.status_code == 413 and too_big.json()["code"] == "bad_request"
+        unknown = client.get("/api/nothing/here")
+        assert unknown.status_code == 404 and unknown.json()["code"] == "not_found"
+        form = client.http.post("/api/auth/guest", content=b'{"name": "csrf"}', headers={"content-type": "text/plain"})
+        assert form.status_code == 415
         assert client.get("/api/auth/me").status_code == 401
 
 

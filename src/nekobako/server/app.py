@@ -7,14 +7,15 @@ import contextlib
 from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 
 from ..store import open_database
 from . import auth, lobby, openapi, pages, play
 from .auth import LoginLimiter
-from .errors import ApiError, api_error_handler
+from .errors import ApiError, api_error_handler, http_error_handler
 from .hub import Hub
 
-MAX_BODY = 64 * 1024
+MAX_BODY = 1024 * 1024  # a backstop for every route; JSON bodies have their own 64 KiB limit
 
 
 def create_app(database_url: str, *, bot_delay: float = 0.0) -> Starlette:
@@ -37,7 +38,7 @@ def create_app(database_url: str, *, bot_delay: float = 0.0) -> Starlette:
 
     return Starlette(
         routes=[*auth.routes, *lobby.routes, *openapi.routes, *play.routes, *pages.routes],
-        exception_handlers={ApiError: api_error_handler},
+        exception_handlers={ApiError: api_error_handler, HTTPException: http_error_handler},
         lifespan=lifespan,
         max_body_size=MAX_BODY,
     )

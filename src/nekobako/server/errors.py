@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+CODES = {404: "not_found", 405: "bad_request", 413: "bad_request"}
 
 
 class ApiError(Exception):
@@ -20,3 +23,12 @@ class ApiError(Exception):
 async def api_error_handler(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
     return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status, headers=exc.headers)
+
+
+async def http_error_handler(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (unknown path, wrong method, body too large) in the API's shape."""
+    assert isinstance(exc, HTTPException)
+    if not request.url.path.startswith("/api/"):
+        return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
+    code = CODES.get(exc.status_code, "bad_request")
+    return JSONResponse({"error": exc.detail, "code": code}, status_code=exc.status_code, headers=exc.headers)

@@ -12,14 +12,28 @@ from ..store import accounts
 from .errors import ApiError
 
 SESSION_COOKIE = "nekobako_session"
+MAX_JSON_BODY = 64 * 1024
 
 
 async def json_body(request: Request, *, required: bool = True) -> dict[str, Any]:
-    raw = await request.body()
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_JSON_BODY:
+        raise ApiError(413, "bad_request", f"the body is larger than {MAX_JSON_BODY // 1024} KiB")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_JSON_BODY:
+            raise ApiError(413, "bad_request", f"the body is larger than {MAX_JSON_BODY // 1024} KiB")
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     if not raw.strip():
         if required:
             raise ApiError(400, "bad_request", "the request needs a JSON object body")
         return {}
+    # HTML forms on other sites cannot send this type without asking first (CORS), so insisting
+    # on it keeps cross-site form posts (e.g. login CSRF) out
+    if not request.headers.get("content-type", "").lower().startswith("application/json"):
+        raise ApiError(415, "bad_request", "send the body as Content-Type: application/json")
     try:
         body = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
