@@ -3,6 +3,7 @@ context, through the lobby (create, join, start) and the table page (roll, selec
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -97,6 +98,8 @@ def test_simultaneous_shut_the_box(new_page):
     alice.select_option("#create-game", "shutbox")
     alice.select_option("#opt-simultaneous", label="on")
     alice.select_option("#opt-quick", label="on")
+    alice.select_option("#create-clock", "realtime")
+    alice.fill("#create-seconds", "120")
     table = create_table(alice, "shutbox", 2)
     bob.goto(f"/#/table/{table}")
     bob.click(".seat-manager button:has-text('Join')")
@@ -107,5 +110,8 @@ def test_simultaneous_shut_the_box(new_page):
         page.wait_for_selector("[data-testid=controls] [data-action=roll]")
     assert "Your turn" in alice.inner_text("[data-testid=turn]")
     assert "Your turn" in bob.inner_text("[data-testid=turn]")
+    # the real-time clock counts down for both seats to move
+    clock = alice.inner_text("[data-testid=clock]")
+    assert re.search(r"Aki: [12]:\d\d", clock) and re.search(r"Ben: [12]:\d\d", clock), clock
     play_until_over([alice, bob], shutbox_turn)
     assert "Game over" in bob.inner_text("[data-testid=results]")

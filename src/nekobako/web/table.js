@@ -299,6 +299,7 @@ export function mount(root, { id }) {
       "div",
       { class: "seat-manager" },
       h("p", {}, t("table.waiting")),
+      user ? null : h("p", { class: "muted" }, t("lobby.needAccount"), " ", h("a", { href: "/" }, t("app.back"))),
       h("ul", { class: "seat-list" }, rows),
       h(
         "div",
