@@ -243,6 +243,7 @@ class ISMCTSBot:
 
     def _rollout(self, state: State, rounds: int, stop_at_round: bool, rng: random.Random) -> list[float]:
         """Random play to the horizon; values per seat in [0, 1]."""
+        apply, legal_actions, draw = state.apply, state.legal_actions, rng.random  # hot loop
         for _ in range(self.max_rollout):
             to_move = state.to_move
             if not to_move:
@@ -251,10 +252,10 @@ class ISMCTSBot:
             if seat == CHANCE:
                 if stop_at_round and len(state.round_scores()) > rounds:
                     break
-                state.apply(CHANCE, state.sample_chance(rng))
+                apply(CHANCE, state.sample_chance(rng))
             else:
-                legal = state.legal_actions(seat)
-                state.apply(seat, legal[int(rng.random() * len(legal))])
+                legal = legal_actions(seat)
+                apply(seat, legal[int(draw() * len(legal))])
         if state.is_over():
             return state.returns()
         return _margin_values(state.scores(), self.hints)
