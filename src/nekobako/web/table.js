@@ -14,6 +14,8 @@ const GAME_MODULES = {
   catopomp: () => import("./games/catopomp.js"),
 };
 
+const SEND_TIMEOUT_MS = 8000;
+
 export function mount(root, { id }) {
   const page = {
     table: null,
@@ -27,6 +29,9 @@ export function mount(root, { id }) {
     results: null,
     notices: [],
     sending: false,
+    sentLegalKey: "",
+    sendingTimer: null,
+    noticeKeys: new Set(),
     botLevels: {}, // seat → bot level chosen before the start (survives redraws)
   };
 
@@ -52,6 +57,7 @@ export function mount(root, { id }) {
     refused(msg) {
       page.sending = false;
       toast(t("table.rejected", { reason: msg.reason }), "error");
+      if (msg.code === "stale" || msg.code === "not_your_turn") socket.sync(); // our picture was old
       render();
     },
     status(connected, code) {
@@ -81,9 +87,19 @@ export function mount(root, { id }) {
     page.table = msg.table;
     page.view = msg.view;
     page.clock = msg.clock;
-    page.sending = false;
+    // An action on its way keeps the controls disabled until this seat's choices change (other
+    // seats acting at the same time send state messages too), or a refusal comes back.
+    const legalKey = msg.view ? (msg.view.legal || []).join("|") : "";
+    if (page.sending && legalKey !== page.sentLegalKey) page.sending = false;
     if (msg.clock && typeof msg.clock.now === "number") page.clockOffset = msg.clock.now - Date.now() / 1000;
-    for (const n of msg.notices || []) page.notices.push(n);
+    // every notice once (a reconnection sends them all again)
+    for (const n of msg.notices || []) {
+      const key = `${n.kind}|${n.seat}|${n.seq}|${n.at}`;
+      if (!page.noticeKeys.has(key)) {
+        page.noticeKeys.add(key);
+        page.notices.push(n);
+      }
+    }
     if (!page.info) page.info = await api.gameInfo(msg.table.game).catch(() => null);
     if (!page.module) page.module = await GAME_MODULES[msg.table.game]();
     if (msg.view && msg.view.over && !page.results) {
@@ -106,6 +122,16 @@ export function mount(root, { id }) {
       return;
     }
     page.sending = true;
+    page.sentLegalKey = (page.view && page.view.legal ? page.view.legal : []).join("|");
+    clearTimeout(page.sendingTimer);
+    page.sendingTimer = setTimeout(() => {
+      // no answer in time (lost connection): let the player try again
+      if (page.sending) {
+        page.sending = false;
+        socket.sync();
+        render();
+      }
+    }, SEND_TIMEOUT_MS);
     render();
   }
 
@@ -324,6 +350,7 @@ export function mount(root, { id }) {
   render();
   return () => {
     clearInterval(tick);
+    clearTimeout(page.sendingTimer);
     offLang();
     offUser();
     socket.close();
