@@ -1,0 +1,39 @@
+"""The page survives the server going away: stop `nekobako serve` in the middle of a game, start it
+again on the same database and port, and the open page reconnects by itself and plays on."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from browser_ui import add_bot, create_table, enter_as_guest, play_until_over, shutbox_turn, start
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def test_the_page_reconnects_after_a_server_restart(new_page, server):
+    page = new_page()
+    enter_as_guest(page, "Ren")
+    create_table(page, "shutbox", 2)
+    add_bot(page, 1, "greedy")
+    start(page)
+    page.wait_for_selector(".shutbox")
+    for _ in range(4):
+        page.wait_for_timeout(200)
+        shutbox_turn(page)
+    before = page.inner_text("[data-testid=log]")
+
+    server.stop()
+    page.wait_for_function("document.querySelector('[data-testid=turn]').innerText.includes('reconnecting')")
+    server.start()
+    page.wait_for_function(
+        "!document.querySelector('[data-testid=turn]').innerText.includes('reconnecting')", timeout=30000
+    )
+    after = page.inner_text("[data-testid=log]")
+    assert before.splitlines()[-3:] == after.splitlines()[-3:], "the game did not come back where it was"
+    play_until_over([page], shutbox_turn)
+    assert "Game over" in page.inner_text("[data-testid=results]")
