@@ -32,3 +32,12 @@ async def http_error_handler(request: Request, exc: Exception) -> Response:
         return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
     code = CODES.get(exc.status_code, "bad_request")
     return JSONResponse({"error": exc.detail, "code": code}, status_code=exc.status_code, headers=exc.headers)
+
+
+class Refusal(Exception):
+    """An action refused over the WebSocket; nothing changed."""
+
+    def __init__(self, code: str, reason: str):
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import secrets
 import time
 from collections.abc import Callable
@@ -26,23 +25,15 @@ from ..store.database import now
 from ..store.games import NoticeRow, SeatRow
 from .choices import ChoiceTracker
 from .clock import decision_seconds, parse_clock
+from .drivers import drive_bots, watch_clock
 from .elo import elo_update, placements
-from .errors import ApiError
+from .errors import ApiError, Refusal
 from .live import LiveTable, fill_chance, new_notice, rebuild
 from .seat_bots import SeatBots, bot_levels, replacement_level
 
 log = logging.getLogger("nekobako.server")
 
 MAX_FINISHED_LISTED = 30
-
-
-class Refusal(Exception):
-    """An action refused over the WebSocket; nothing changed."""
-
-    def __init__(self, code: str, reason: str):
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
 
 
 def available_game(name: Any) -> Any:
@@ -60,11 +51,11 @@ def available_game(name: Any) -> Any:
 class Hub:
     def __init__(self, engine: Engine, *, bot_delay: float = 0.0):
         self.engine = engine
+        self.closing = False
         self.bot_delay = bot_delay
         self.tables: dict[int, LiveTable] = {}
         self.bots = SeatBots()
         self._loading = asyncio.Lock()
-        self._closing = False
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking store function in a worker thread."""
@@ -81,10 +72,10 @@ class Hub:
                 continue
             if live.running:
                 await self._extend_lapsed_deadlines(live)
-                self._after_change(live)
+                self.after_change(live)
 
     async def shutdown(self) -> None:
-        self._closing = True
+        self.closing = True
         tasks = [t for live in self.tables.values() for t in (live.bot_task, live.clock_task) if t is not None]
         for task in tasks:
             task.cancel()
@@ -198,8 +189,8 @@ class Hub:
                     values["host_id"] = humans[0].user_id if humans else None
                 await self._persist(live, seat_rows=seats, values=values)
             elif live.running:
-                await self._replace(live, seat, "left")
-        self._after_change(live)
+                await self.replace_by_bot(live, seat, "left")
+        self.after_change(live)
         return live
 
     async def add_bots(self, user: dict[str, Any], table_id: int, body: dict[str, Any]) -> LiveTable:
@@ -260,7 +251,7 @@ class Hub:
             await self._persist(
                 live, values=values, first_seq=0, entries=entries, new_notices=notices, state=(state, tracker)
             )
-        self._after_change(live)
+        self.after_change(live)
         return live
 
     def _require_open(self, live: LiveTable) -> None:
@@ -331,9 +322,9 @@ class Hub:
                 raise Refusal(
                     "unavailable", "the server could not store the action; nothing changed, try again"
                 ) from None
-        self._after_change(live)
+        self.after_change(live)
 
-    async def _replace(self, live: LiveTable, seat: int, reason: str) -> None:
+    async def replace_by_bot(self, live: LiveTable, seat: int, reason: str) -> None:
         """A bot takes over `seat` for the rest of the game (lock held by the caller)."""
         level = replacement_level(live.row.game)
         seats = [replace(s) for s in live.row.seats]
@@ -428,76 +419,19 @@ class Hub:
         for conn in list(live.connections):
             conn.push_state()
 
-    def _after_change(self, live: LiveTable) -> None:
+    def after_change(self, live: LiveTable) -> None:
         self._announce(live)
-        if self._closing:
+        if self.closing:
             return
         if live.running and (live.bot_task is None or live.bot_task.done()):
-            live.bot_task = asyncio.create_task(self._drive_bots(live))
+            live.bot_task = asyncio.create_task(drive_bots(self, live))
         if live.running and live.row.deadlines and (live.clock_task is None or live.clock_task.done()):
-            live.clock_task = asyncio.create_task(self._watch_clock(live))
+            live.clock_task = asyncio.create_task(watch_clock(self, live))
         live.clock_wake.set()
 
     def presence_changed(self, live: LiveTable) -> None:
         live.version += 1
         self._announce(live)
-
-    async def _drive_bots(self, live: LiveTable) -> None:
-        """Let bots in seats move until a person is to move or the game ends. A bot that fails or
-        answers something the engine refuses is replaced by a random legal move, so a table never
-        waits for a broken bot."""
-        failures = 0
-        at_random = False
-        while live.running and not self._closing:
-            state, seq = live.state, live.row.seq
-            assert state is not None
-            seat = next((s for s in state.to_move if live.row.seats[s].kind == "bot"), None)
-            if seat is None:
-                return
-            level = "random" if at_random else live.row.seats[seat].bot or "random"
-            view, legal = state.view(seat), state.legal_actions(seat)
-            rng = random.Random(f"{live.row.seed}:bot:{seat}:{seq}")
-            if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
-            try:
-                action = await asyncio.to_thread(self.bots.choose, live.row.game, level, view, legal, rng)
-            except Exception:
-                log.exception("bot %s at table %s seat %s failed; playing at random", level, live.id, seat)
-                action = rng.choice(list(legal))
-            try:
-                await self.submit(live, seat, seq, str(action))
-                at_random = False
-            except Refusal as refusal:
-                if refusal.code == "stale" or live.row.seq != seq:
-                    continue  # the position moved on meanwhile; look again
-                log.error("bot move %r refused at table %s: %s", str(action), live.id, refusal.reason)
-                at_random = refusal.code == "illegal"
-                failures += 1
-                if failures > 10:
-                    return  # the database is gone; the next change to the table starts again
-                await asyncio.sleep(min(5.0, 0.1 * 2**failures))
-
-    async def _watch_clock(self, live: LiveTable) -> None:
-        """Replace people whose decision is overdue by a bot."""
-        while live.running and live.row.deadlines and not self._closing:
-            live.clock_wake.clear()
-            wait = min(live.row.deadlines.values()) - time.time()
-            if wait > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(live.clock_wake.wait(), timeout=wait)
-                continue
-            replaced = False
-            async with live.lock:
-                stamp = time.time()
-                for key, due in sorted(live.row.deadlines.items()):
-                    seat = int(key)
-                    if due <= stamp and live.running and live.row.seats[seat].kind == "human":
-                        await self._replace(live, seat, "timeout")
-                        replaced = True
-            if replaced:
-                self._after_change(live)
-            else:
-                await asyncio.sleep(0.05)  # a due time that no longer concerns a person: look again
 
 
 def final_places(live: LiveTable, state: Any) -> list[int]:

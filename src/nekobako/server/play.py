@@ -16,8 +16,8 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .connections import Connection
-from .errors import ApiError
-from .hub import Hub, Refusal
+from .errors import ApiError, Refusal
+from .hub import Hub
 from .requests import current_user
 
 MAX_TEXT = 4096
