@@ -46,9 +46,10 @@ def measure(database_url: str, log: pathlib.Path) -> tuple[float, float, int]:
 
 def main() -> None:
     work = pathlib.Path(tempfile.mkdtemp())
-    print("sqlite    median %.1f ms  p95 %.1f ms  (%d actions)" % measure(f"sqlite:///{work / 'm.db'}", work / "a.log"))
-    if len(sys.argv) > 1:
-        print("postgres  median %.1f ms  p95 %.1f ms  (%d actions)" % measure(sys.argv[1], work / "b.log"))
+    runs = [("sqlite", f"sqlite:///{work / 'm.db'}")] + [("postgres", url) for url in sys.argv[1:2]]
+    for name, url in runs:
+        median, p95, count = measure(url, work / f"{name}.log")
+        print(f"{name:<9} median {median:.1f} ms  p95 {p95:.1f} ms  ({count} actions)")
 
 
 if __name__ == "__main__":
