@@ -70,6 +70,7 @@ def test_two_people_play_shut_the_box(new_page, screenshot):
     bob.click("#lang-switch")
     assert "ボード" in bob.get_attribute(".player-board", "aria-label")
     assert "減点合計" in bob.inner_text(".player-board")
+    screenshot(bob, "shutbox-ja-phone")
     bob.click("#lang-switch")
 
     play_until_over([alice, bob], shutbox_turn)
