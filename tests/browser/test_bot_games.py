@@ -125,6 +125,20 @@ def test_cat_in_the_box_against_bots(new_page, server, screenshot):
     assert width <= 390, f"the Cat in the Box table is {width}px wide on a 390px phone"
     assert player.locator(".research-board td.cell").count() == 4 * 6
 
+    # the same play with the keyboard only: Tab from the chosen card reaches the colour buttons
+    player.focus(".my-hand .hand-card[aria-pressed=true]")
+    for _ in range(12):
+        player.keyboard.press("Tab")
+        if player.evaluate("document.activeElement.classList.contains('colour-button')"):
+            break
+    played = player.evaluate("document.activeElement.dataset.action")
+    assert played and played.startswith("play ")
+    player.keyboard.press("Enter")
+    player.wait_for_function(
+        f"[...document.querySelectorAll('[data-testid=trick] li, [data-testid=log] li')]"
+        f".some(li => li.innerText.includes('plays {played.split()[1]} as {played.split()[2]}'))"
+    )
+
     play_until_over([player], lambda p: catbox_turn(p, frames))
     spectator.wait_for_selector("[data-testid=results]:not([hidden])")
     _spectator_checks(spectator, spectator_frames)
