@@ -35,6 +35,28 @@ class Frames:
         if isinstance(msg, dict) and msg.get("type") == "state":
             self.states.append(msg)
 
+    def legal_at(self, seq: int) -> set[str] | None:
+        """The legal actions of the view sent with `seq` (None if no such message)."""
+        for msg in reversed(self.states):
+            if msg.get("seq") == seq and msg.get("view") is not None:
+                return set(msg["view"]["legal"])
+        return None
+
+    def check_offered(self, page: Page) -> None:
+        """Every action a control on the page would send is legal in the view it was drawn from."""
+        drawn = page.evaluate(
+            """() => {
+              const game = document.querySelector('[data-testid=game]');
+              const actions = [...game.querySelectorAll('[data-action]')].map((e) => e.dataset.action);
+              return {seq: game.dataset.seq, actions: actions.filter(Boolean)};
+            }"""
+        )
+        if drawn["seq"] in (None, "", "undefined"):
+            return
+        legal = self.legal_at(int(drawn["seq"]))
+        if legal is not None:
+            assert set(drawn["actions"]) <= legal, (set(drawn["actions"]) - legal, drawn["seq"])
+
     @property
     def last_view(self) -> dict | None:
         for msg in reversed(self.states):
@@ -103,9 +125,11 @@ def _first_action(page: Page, selector: str) -> str | None:
 
 
 # ---------------------------------------------------------------------------------------- Shut the Box
-def shutbox_turn(page: Page) -> bool:
+def shutbox_turn(page: Page, frames: Frames | None = None) -> bool:
     """Roll when the client offers it; otherwise pick a legal combination by clicking its tiles
     one by one on your own board, then press the shut button."""
+    if frames is not None:
+        frames.check_offered(page)
     if page.locator("[data-testid=controls] [data-action='roll']:enabled").count():
         page.click("[data-testid=controls] [data-action='roll']:enabled", timeout=2000)
         return True
@@ -127,6 +151,8 @@ def shutbox_turn(page: Page) -> bool:
 def catbox_turn(page: Page, frames: Frames | None = None) -> bool:
     """Predict the first value offered; discard / play by picking a hand card and then the first
     colour (or the discard button) the client offers for it."""
+    if frames is not None:
+        frames.check_offered(page)
     action = _first_action(page, "[data-testid=controls] button[data-action^='predict']:enabled")
     if action:
         page.click(f"[data-testid=controls] button[data-action='{action}']", timeout=2000)
@@ -155,9 +181,11 @@ def catbox_turn(page: Page, frames: Frames | None = None) -> bool:
 
 
 # ---------------------------------------------------------------------------------------- Catopomp
-def catopomp_turn(page: Page) -> bool:
+def catopomp_turn(page: Page, frames: Frames | None = None) -> bool:
     """Choose spare / bury / keep-or-give by the first button offered; otherwise build a play by
     selecting hand cards (then hell cards) until the client offers a matching play, or pass."""
+    if frames is not None:
+        frames.check_offered(page)
     for selector in (
         "[data-testid=controls] button[data-action^='spare']:enabled",
         "[data-testid=controls] button[data-action^='bury']:enabled",
@@ -173,6 +201,8 @@ def catopomp_turn(page: Page) -> bool:
     for source in (".my-hand button.cp-card:enabled", ".hell-area.mine button.cp-card:enabled"):
         for _ in range(4):
             if page.locator(play_buttons).count():
+                if frames is not None:
+                    frames.check_offered(page)  # the play buttons match legal strings
                 page.click(play_buttons, timeout=2000)
                 return True
             unselected = page.locator(f"{source}[aria-pressed=false]")

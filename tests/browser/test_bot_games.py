@@ -165,7 +165,7 @@ def test_catopomp_against_bots(new_page, server, screenshot):
 
     for _ in range(3):
         player.wait_for_timeout(200)
-        catopomp_turn(player)
+        catopomp_turn(player, frames)
     _reload_and_resume(player, "catopomp")
     for _ in range(40):  # get to a position where a play can be built, for the picture
         if player.locator(".my-hand button.cp-card:enabled").count():
@@ -175,7 +175,7 @@ def test_catopomp_against_bots(new_page, server, screenshot):
     screenshot(player, "catopomp")
     screenshot(spectator, "catopomp-spectator")
 
-    play_until_over([player], catopomp_turn, timeout=170)
+    play_until_over([player], lambda p: catopomp_turn(p, frames), timeout=170)
     spectator.wait_for_selector("[data-testid=results]:not([hidden])")
     _spectator_checks(spectator, spectator_frames)
     assert frames.last_view is not None and frames.last_view["over"]

@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_ui import create_table, enter_as_guest, play_until_over, shutbox_turn, start
+from browser_ui import Frames, create_table, enter_as_guest, play_until_over, shutbox_turn, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -19,6 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 def test_two_people_play_shut_the_box(new_page, screenshot):
     alice = new_page()
     bob = new_page(width=390, height=844)  # Bob plays on a phone-sized screen
+    frames = {alice: Frames(alice), bob: Frames(bob)}
     enter_as_guest(alice, "Alice")
     enter_as_guest(bob, "Bob")
 
@@ -73,7 +74,7 @@ def test_two_people_play_shut_the_box(new_page, screenshot):
     screenshot(bob, "shutbox-ja-phone")
     bob.click("#lang-switch")
 
-    play_until_over([alice, bob], shutbox_turn)
+    play_until_over([alice, bob], lambda p: shutbox_turn(p, frames[p]))
 
     for page in (alice, bob):
         results = page.locator("[data-testid=results]")

@@ -86,6 +86,7 @@ export function mount(root, { id }) {
   async function onState(msg) {
     page.table = msg.table;
     page.view = msg.view;
+    page.seq = msg.seq;
     page.clock = msg.clock;
     // An action on its way keeps the controls disabled until this seat's choices change (other
     // seats acting at the same time send state messages too), or a refusal comes back.
@@ -247,6 +248,7 @@ export function mount(root, { id }) {
       rerender: renderBoard,
       replay: false,
     };
+    board.dataset.seq = page.seq; // which server message this drawing shows (for tests and debugging)
     replaceKeepingFocus(board, page.module.render(view, ctx));
   }
 
