@@ -77,9 +77,31 @@ export function render(view, ctx) {
         )
       : null;
 
+  // the last finished round's scores, while the next round prepares (or at the end)
+  const rounds = view.round_scores || [];
+  const lastRound =
+    rounds.length && (view.over || view.phase === "discard" || view.phase === "predict")
+      ? h(
+          "div",
+          { class: "banner round-result", "data-testid": "round-result" },
+          t("catbox.roundResult", { n: rounds.length }),
+          " ",
+          rounds[rounds.length - 1].map((points, seat) =>
+            h(
+              "span",
+              { class: "round-score" },
+              playerDot(seat),
+              `${ctx.names[seat]} ${points > 0 ? "+" : ""}${points}`,
+              seat === lastRoundParadox(view) ? ` (${t("catbox.paradoxShort")})` : "",
+            ),
+          ),
+        )
+      : null;
+
   return h(
     "div",
     { class: "catbox" },
+    lastRound,
     paradox,
     h(
       "div",
@@ -343,6 +365,17 @@ function handArea(view, ctx, legal, chosen, playsForChosen, act) {
 
 // A one- or two-character label per seat for the board tokens: the name's initial, with the seat
 // number added when two players share an initial (the colour tells them apart too).
+// The seat that caused a paradox in the last scored round (from the engine's events), or null.
+function lastRoundParadox(view) {
+  const events = view.events || [];
+  const scored = [...new Set(events.filter((e) => e.kind === "round_scored").map((e) => e.at))].sort((a, b) => a - b);
+  if (!scored.length) return null;
+  const last = scored[scored.length - 1];
+  const before = scored.length > 1 ? scored[scored.length - 2] : -1;
+  const paradox = events.find((e) => e.kind === "paradox" && e.at > before && e.at <= last);
+  return paradox ? paradox.seat : null;
+}
+
 function tokenLabels(names) {
   const first = names.map((n) => String(n || "?").trim().slice(0, 1).toUpperCase());
   return first.map((c, i) => (first.filter((x) => x === c).length > 1 ? `${c}${i}` : c));
