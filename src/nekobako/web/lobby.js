@@ -180,6 +180,9 @@ export function mount(root) {
         h("strong", {}, pick(table.title) || table.game),
         h("span", { class: "muted" }, " ", t("lobby.tableN", { id: table.id })),
         h("span", { class: ["badge", `st-${table.status}`] }, statusLabel(table.status)),
+        mine && Array.isArray(table.to_move) && table.to_move.includes(table.you)
+          ? h("span", { class: "badge turn" }, t("table.yourTurn"))
+          : null,
       ),
       h("div", { class: "seats-line" }, seatsSummary(table, user)),
       h("div", { class: "options-line muted" }, optionsSummary(table, info)),
