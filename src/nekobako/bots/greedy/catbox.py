@@ -7,6 +7,8 @@
   it with the lowest winner, earlier players lead or follow with their strongest); once the target
   is met, shed the highest card that cannot win. Among colours for the same card, prefer cells next
   to one's own tokens (the bonus) and the led colour (keeping one's X tokens avoids a paradox).
+* Paradox: a play after which the cards we keep have no free cell in a colour we may still
+  declare is all but forbidden; plays that leave few such cells are penalised.
 """
 
 from __future__ import annotations
@@ -87,8 +89,38 @@ class GreedyBot:
                 score = -number if wins else 10 + number
             if colour != led and view["x_tokens"][me].get(led, False):
                 score -= 0.6  # declaring off the led colour uncovers our X for it
+        score -= _paradox_risk(view, number, colour)
         return score + 0.4 * _neighbours(view, number, colour) - (0.2 if colour == RED and need <= 0 else 0.0)
 
+
+def _paradox_risk(view: Mapping[str, Any], number: int, colour: str) -> float:
+    """How much a play endangers our next turn: with no (colour, number) cell left for the cards
+    we keep we cause a paradox (−1 per trick, no bonus); with few, others may fill them first."""
+    hand = list(view["hand"])
+    hand.remove(number)
+    if len(hand) <= 1:  # the last card of a hand is never played
+        return 0.0
+    me = view["seat"]
+    covered = dict(view["x_tokens"][me])
+    trick = view["trick"]
+    if trick and trick[0]["colour"] != colour:
+        covered[trick[0]["colour"]] = False
+    rows = view["layout"]["rows"]
+    numbers = view["layout"]["numbers"]
+    board = view["board"]
+    options = 0
+    for r, name in enumerate(rows):
+        if not covered.get(name, False):
+            continue
+        for n in set(hand):
+            c = numbers[r].index(n)
+            if board[r][c] is None and not (name == colour and n == number):
+                options += 1
+    return PARADOX_COST if options == 0 else FEW_OPTIONS_COST / options
+
+
+PARADOX_COST = 40.0
+FEW_OPTIONS_COST = 8.0
 
 TOP_CARD = {2: 5, 3: 6, 4: 8, 5: 9}
 """Highest card in use per player count (rules §1)."""
