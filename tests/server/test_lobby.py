@@ -20,12 +20,14 @@ def _engine_error(game: str, options: dict, players: int) -> str:
 def test_games_tables_seats_and_permissions(server) -> None:
     with clients(server, 3) as (alice, bob, stranger):
         games = {g["name"]: g for g in stranger.ok(stranger.get("/api/games"))["games"]}
-        assert "shutbox" in games
+        assert set(games) == {"shutbox", "catbox", "catopomp"}
         for name, entry in games.items():
             game = get_game(name)
             assert entry["options"] == game.describe_options()
             assert (entry["min_players"], entry["max_players"]) == (game.min_players, game.max_players)
             assert "random" in entry["bots"]
+            assert entry["messages"] == {k: {"en": en, "ja": ja} for k, (en, ja) in game.messages.items()}
+            assert entry["messages"], "every game describes its events"
         assert stranger.post("/api/tables", {"game": "shutbox", "seats": 2}).status_code == 401
 
         alice.signup("alice")

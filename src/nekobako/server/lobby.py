@@ -26,13 +26,10 @@ def _hub(request: Request) -> Hub:
 
 
 def installed_games() -> list[dict[str, Any]]:
-    """Games whose module loads; a game still being written is left out rather than breaking the lobby."""
+    """Every game with what a lobby needs: options with their help, bot levels, event templates."""
     out = []
     for name in game_names():
-        try:
-            game = get_game(name)
-        except (ImportError, AttributeError):
-            continue
+        game = get_game(name)
         out.append(
             {
                 "name": game.name,
@@ -41,6 +38,7 @@ def installed_games() -> list[dict[str, Any]]:
                 "max_players": game.max_players,
                 "options": game.describe_options(),
                 "bots": bot_levels(game.name),
+                "messages": {kind: {"en": en, "ja": ja} for kind, (en, ja) in game.messages.items()},
             }
         )
     return out

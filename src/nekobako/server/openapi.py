@@ -92,6 +92,7 @@ _GAME = {
         "max_players": {"type": "integer"},
         "options": {"type": "array", "items": _OBJ, "description": "Game.describe_options()"},
         "bots": {"type": "array", "items": {"type": "string"}},
+        "messages": {"type": "object", "description": "event kind -> {en, ja} template ({who} and the event's data)"},
     },
 }
 _ERROR = {
