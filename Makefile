@@ -24,11 +24,15 @@ install-test: $(VENV)/.installed-test
 serve: install
 	$(BIN)/nekobako serve
 
-# Browser tests drive Debian's chromium (Playwright cannot download browsers here).
+# Browser tests drive Debian's chromium (Playwright cannot download browsers here); the terminal
+# test runs `nekobako play` inside tmux; the Japanese font keeps screenshots readable.
+SYSTEM_PACKAGES := chromium tmux fonts-ipafont-gothic
 system-deps:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "installing Debian's chromium for the browser tests"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages: $$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
 
 lint: install-test
 	$(BIN)/ruff check src tests benchmarks
