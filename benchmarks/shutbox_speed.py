@@ -1,6 +1,6 @@
 """Random-playout throughput of Shut the Box through the public API (not a test; run by hand).
 
-    .venv/bin/python tests/shutbox/bench_speed.py [seconds-per-run] [runs]
+    .venv/bin/python benchmarks/shutbox_speed.py [seconds-per-run] [runs]
 
 Each run plays whole games (new_game included) with `nekobako.engine.random_playout` for the
 given CPU time and reports actions per CPU second (process time, so that other processes on a

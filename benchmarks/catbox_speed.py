@@ -1,6 +1,6 @@
 """Speed of Cat in the Box through the public API (not a test; run by hand):
 
-    .venv/bin/python tests/catbox/bench_speed.py [seconds per sample]
+    .venv/bin/python benchmarks/catbox_speed.py [seconds per sample]
 
 Prints medians over 5 samples: random-playout actions/s per player count (`random_playout`, i.e.
 `legal_actions` + `apply` + `sample_chance`), `clone()` and `GAME.determinize(view, rng)` per second.

@@ -1,7 +1,7 @@
 """Round trip of an accepted action through a real server: WebSocket frame in → engine → commit →
 `state` message out. Not a test (pytest does not collect it); run it by hand:
 
-    .venv/bin/python tests/server/measure_latency.py [POSTGRES_URL_OF_AN_EMPTY_DATABASE]
+    .venv/bin/python benchmarks/server_latency.py [POSTGRES_URL_OF_AN_EMPTY_DATABASE]
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests" / "server"))
 
 from server_harness import Client, ServerProcess
 

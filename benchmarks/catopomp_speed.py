@@ -1,4 +1,4 @@
-"""Speed figures for docs/catopomp.md (not a test: run `python tests/catopomp/speed.py`).
+"""Speed figures for docs/catopomp.md (not a test: run `python benchmarks/catopomp_speed.py`).
 
 Random playouts through the public API (`random_playout`: legal_actions + apply + sample_chance),
 `clone` and `determinize`, each timed in several batches after a warm-up; medians are printed.
