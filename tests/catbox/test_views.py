@@ -1,4 +1,4 @@
-"""Views (`.dev/views.md`, catbox), redaction and reveal: what each seat may see."""
+"""Views (`docs/views.md`, catbox), redaction and reveal: what each seat may see."""
 
 from __future__ import annotations
 

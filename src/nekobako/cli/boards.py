@@ -373,5 +373,5 @@ def render(view: Mapping[str, Any], lang: str = "en", names: Sequence[str] | Non
     try:
         return renderer(view, lang, names)
     except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
-        # The view shape is agreed in .dev/views.md; if a game drifts, still show something usable.
+        # The view shape is agreed in docs/views.md; if a game drifts, still show something usable.
         return Group(Text(f"(plain view: {type(exc).__name__} {exc})", style="dim"), render_generic(view, lang, names))

@@ -1,4 +1,4 @@
-"""What a seat may see (`.dev/views.md`, catbox section): the one door hidden cards pass through.
+"""What a seat may see (`docs/views.md`, catbox section): the one door hidden cards pass through.
 
 A seat sees its own hand and discard and every public fact; spectators see no hand. Other seats'
 hands and discards, and the 2 hidden centre cards, leave the engine only through `reveal`.

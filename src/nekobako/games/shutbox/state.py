@@ -397,7 +397,7 @@ class ShutState(State):
 
     # -- views ---------------------------------------------------------------------------------------
     def private_view(self, seat: int | None) -> dict[str, Any]:
-        """Everything is public in Shut the Box: the same keys for every viewer (see .dev/views.md)."""
+        """Everything is public in Shut the Box: the same keys for every viewer (see docs/views.md)."""
         to_move = self._to_move
         playing = () if to_move is CHANCE_ONLY else to_move
         waiting = self._roller if to_move is CHANCE_ONLY and self._roll_n else None
