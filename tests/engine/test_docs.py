@@ -1,4 +1,4 @@
-"""The examples in docs/engine.md run as written."""
+"""The Python examples in docs/engine.md and the README run as written."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "engine.md"
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "engine.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
+README_BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), flags=re.S)
 
 
-@pytest.mark.parametrize("code", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
+@pytest.mark.parametrize("code", BLOCKS + README_BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS + README_BLOCKS))])
 def test_engine_doc_example_runs(code):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -24,4 +26,4 @@ def test_engine_doc_example_runs(code):
 
 
 def test_there_are_examples():
-    assert len(BLOCKS) >= 2
+    assert len(BLOCKS) >= 2 and README_BLOCKS
