@@ -9,6 +9,7 @@ a guesser once per restart).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import time
 import unicodedata
@@ -28,6 +29,7 @@ from .requests import SESSION_COOKIE, current_user, json_body
 
 MAX_FAILURES = 5
 WINDOW = 60.0
+MAX_KEYS = 10_000  # past this many names and addresses, old entries are dropped
 NAME_LENGTH = (1, 24)
 PASSWORD_LENGTH = (8, 200)
 
@@ -42,6 +44,12 @@ def _dummy_hash() -> str:
 
 
 class LoginLimiter:
+    """Login attempts per key (a name, a client address) within the last `WINDOW` seconds.
+
+    An attempt counts from the moment it starts, and is forgotten only if it succeeds: counting
+    failures only once they are known would let a burst of parallel guesses (all checked before
+    the first slow hash is verified) get past the limit."""
+
     def __init__(self) -> None:
         self.failures: dict[str, deque[float]] = defaultdict(deque)
 
@@ -64,10 +72,25 @@ class LoginLimiter:
                     headers={"Retry-After": str(wait)},
                 )
 
-    def fail(self, keys: list[str]) -> None:
+    def begin(self, keys: list[str]) -> float:
+        """Refuse (429) or count one attempt as failed until `succeeded` says otherwise."""
+        self.check(keys)
         stamp = time.monotonic()
+        if len(self.failures) > MAX_KEYS:
+            self._forget_old(stamp)
         for key in keys:
-            self._recent(key, stamp).append(stamp)
+            self.failures[key].append(stamp)
+        return stamp
+
+    def succeeded(self, keys: list[str], stamp: float) -> None:
+        for key in keys:
+            with contextlib.suppress(ValueError):
+                self.failures[key].remove(stamp)
+
+    def _forget_old(self, stamp: float) -> None:
+        """Drop keys without a recent attempt, so guessing many names cannot fill the memory."""
+        for key in [k for k, times in self.failures.items() if not times or times[-1] <= stamp - WINDOW]:
+            del self.failures[key]
 
 
 def clean_name(value: Any) -> str:
@@ -121,7 +144,7 @@ async def login(request: Request) -> JSONResponse:
     limiter: LoginLimiter = request.app.state.login_limiter
     client = request.client.host if request.client else "unknown"
     keys = [f"name:{name.casefold()}", f"ip:{client}"]
-    limiter.check(keys)
+    attempt = limiter.begin(keys)
     engine = request.app.state.engine
     found = await asyncio.to_thread(accounts.account_for_login, engine, name)
     stored = found[1] if found else await asyncio.to_thread(_dummy_hash)
@@ -131,8 +154,8 @@ async def login(request: Request) -> JSONResponse:
     except (VerificationError, InvalidHashError):
         ok = False
     if not ok or found is None:
-        limiter.fail(keys)
         raise ApiError(401, "bad_credentials", "wrong name or password")
+    limiter.succeeded(keys, attempt)
     user, stored = found
     if hasher.check_needs_rehash(stored):
         await asyncio.to_thread(accounts.set_password_hash, engine, user["id"], hasher.hash(password))

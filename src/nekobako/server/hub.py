@@ -34,6 +34,7 @@ from .seat_bots import SeatBots, bot_levels, replacement_level
 log = logging.getLogger("nekobako.server")
 
 MAX_FINISHED_LISTED = 30
+MAX_TABLE_ID = 2**31 - 1  # the id column is a 32-bit integer; larger numbers name no table
 
 
 def available_game(name: Any) -> Any:
@@ -98,6 +99,8 @@ class Hub:
         live = self.tables.get(table_id)
         if live is not None:
             return live
+        if not 0 < table_id <= MAX_TABLE_ID:  # the database would refuse such a number with an error
+            raise ApiError(404, "not_found", f"there is no table {table_id}")
         async with self._loading:
             live = self.tables.get(table_id)
             if live is None:

@@ -246,6 +246,38 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
 ]
 
 
+# query parameters, by path (the routes read them from `request.query_params`)
+QUERY: dict[str, list[dict[str, Any]]] = {
+    "/api/tables": [
+        {
+            "name": "status",
+            "in": "query",
+            "required": False,
+            "description": "comma list of open, running, finished, abandoned (default open,running)",
+            "schema": {"type": "string", "default": "open,running"},
+        }
+    ],
+    "/api/tables/{table_id}/replay": [
+        {
+            "name": "step",
+            "in": "query",
+            "required": True,
+            "description": "number of record entries applied, 0 to the record's length",
+            "schema": {"type": "integer", "minimum": 0},
+        }
+    ],
+    "/api/ratings": [
+        {
+            "name": "game",
+            "in": "query",
+            "required": False,
+            "description": "one game's ratings",
+            "schema": {"type": "string"},
+        }
+    ],
+}
+
+
 def document() -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {}
     for method, path, summary, body, status, response in ENDPOINTS:
@@ -257,10 +289,10 @@ def document() -> dict[str, Any]:
             },
         }
         params = [p.strip("{}") for p in path.split("/") if p.startswith("{")]
-        if params:
-            operation["parameters"] = [
-                {"name": p, "in": "path", "required": True, "schema": {"type": "integer"}} for p in params
-            ]
+        parameters = [{"name": p, "in": "path", "required": True, "schema": {"type": "integer"}} for p in params]
+        parameters += QUERY.get(path, []) if method == "get" else []
+        if parameters:
+            operation["parameters"] = parameters
         if body is not None:
             operation["requestBody"] = {"content": {"application/json": {"schema": body}}}
         paths.setdefault(path, {})[method] = operation

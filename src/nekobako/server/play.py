@@ -82,7 +82,7 @@ async def _handle(hub: Hub, conn: Connection, message: dict[str, Any]) -> None:
         return
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: arrays or objects nested too deeply
         _refuse(conn, "malformed", "the message is not JSON")
         return
     if not isinstance(data, dict):

@@ -36,7 +36,7 @@ async def json_body(request: Request, *, required: bool = True) -> dict[str, Any
         raise ApiError(415, "bad_request", "send the body as Content-Type: application/json")
     try:
         body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deeply
         raise ApiError(400, "bad_request", "the body is not valid JSON") from None
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "the body must be a JSON object")
