@@ -1,13 +1,15 @@
 """Acceptance audit of the server: hostile requests and frames, the login limit under a burst,
-the OpenAPI document's parameters. Each test failed before the fix it accompanies."""
+the OpenAPI document's parameters, notices in Japanese. Each test failed before the fix it
+accompanies (except the guard that successful logins stay unlimited)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 
 import httpx
-from server_harness import clients, closed
+from server_harness import clients, closed, play_out
 
 
 def test_deeply_nested_json_is_refused_not_a_crash(sqlite_server) -> None:
@@ -80,3 +82,33 @@ def test_openapi_describes_the_query_parameters(sqlite_server) -> None:
     assert query("/api/tables/{table_id}/replay") == {"step"}
     assert query("/api/ratings") == {"game"}
     assert json.dumps(paths)  # still plain JSON
+
+
+def test_replay_step_refuses_digits_int_cannot_read(sqlite_server) -> None:
+    with clients(sqlite_server, 1) as (client,):
+        client.guest("stepper")
+        table = client.create("shutbox", 1)
+        client.ok(client.post(f"/api/tables/{table['id']}/start"))
+        seat = client.socket(table["id"])
+        try:
+            play_out([seat], random.Random(3), timeout=60)
+        finally:
+            seat.close()
+        for step in ("²", "9" * 5000, "-1", "1.5"):
+            answer = client.get(f"/api/tables/{table['id']}/replay", step=step)
+            assert answer.status_code == 400, (step[:5], answer.text[:200])
+        assert client.ok(client.get(f"/api/tables/{table['id']}/replay", step="0"))["step"] == 0
+
+
+def test_replacement_notice_names_the_bot_in_japanese(sqlite_server) -> None:
+    with clients(sqlite_server, 2) as (host, guest):
+        host.guest("host")
+        guest.guest("leaver")
+        table = host.create("shutbox", 2)
+        guest.ok(guest.post(f"/api/tables/{table['id']}/join"))
+        host.ok(host.post(f"/api/tables/{table['id']}/start"))
+        detail = guest.ok(guest.post(f"/api/tables/{table['id']}/leave"))
+        notice = next(n for n in detail["notices"] if n["kind"] == "replaced")
+        assert notice["data"]["bot"] == "greedy"
+        assert notice["text"]["ja"] == "席1（leaver）が退席したため、貪欲ボットが代わりに打ちます。"
+        assert "greedy" in notice["text"]["en"]

@@ -140,7 +140,8 @@ async def replay_step(request: Request) -> JSONResponse:
     live = await _finished(request)
     raw = request.query_params.get("step", "")
     total = len(live.entries)
-    if not raw.isdigit() or int(raw) > total:
+    # ASCII digits only ("²" passes str.isdigit but not int), and few enough for int() to read
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9) or int(raw) > total:
         raise ApiError(400, "bad_request", f"step must be a whole number from 0 to {total}")
     step = int(raw)
     state, _ = await asyncio.to_thread(rebuild, live.row, live.entries[:step])

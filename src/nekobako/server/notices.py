@@ -16,19 +16,22 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "finished": ("The game is over.", "ゲームが終わりました。"),
     "replaced:left": (
         "Seat {seat} ({name}) left; a {bot} bot plays for them.",
-        "席{seat}（{name}）が退席したため、{bot}ボットが代わりに打ちます。",
+        "席{seat}（{name}）が退席したため、{bot_ja}ボットが代わりに打ちます。",
     ),
     "replaced:timeout": (
         "Seat {seat} ({name}) ran out of time; a {bot} bot plays for them.",
-        "席{seat}（{name}）は時間切れのため、{bot}ボットが代わりに打ちます。",
+        "席{seat}（{name}）は時間切れのため、{bot_ja}ボットが代わりに打ちます。",
     ),
 }
+# bot levels in Japanese, as the client names them (web/i18n.js "bot.*")
+BOT_JA = {"random": "ランダム", "greedy": "貪欲", "ismcts": "ISMCTS", "optimal": "最適"}
 
 
 def notice_json(notice: NoticeRow, table: LiveTable) -> dict[str, Any]:
     key = notice.kind if notice.kind != "replaced" else f"replaced:{notice.data.get('reason')}"
     en, ja = TEMPLATES.get(key, (notice.kind, notice.kind))
     values = {"seat": notice.seat, **notice.data}
+    values["bot_ja"] = BOT_JA.get(values.get("bot", ""), values.get("bot"))
     return {
         "kind": notice.kind,
         "seat": notice.seat,
