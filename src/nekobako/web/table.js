@@ -451,7 +451,7 @@ function fmt(x) {
 
 function formatDuration(seconds) {
   const s = Math.ceil(seconds);
-  if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
-  if (s >= 3600) return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
+  if (s >= 86400) return t("table.durationDays", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+  if (s >= 3600) return t("table.durationHours", { h: Math.floor(s / 3600), m: String(Math.floor((s % 3600) / 60)).padStart(2, "0") });
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
