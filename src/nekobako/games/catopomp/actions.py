@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from ...engine import MalformedAction, check_text
-from .cards import CATLETON, MAX_NUMBER, MITCH, card_text, parse_card
+from .cards import CATLETON, MAX_NUMBER, MITCH, card_text, is_number, parse_card
 
 # action kinds (dispatch codes)
 START, DEAL, ROLL, SPARE, PLAY, BURY, PASS, GIVE, DISCARD, KEEP = range(10)
@@ -223,11 +223,11 @@ def roll(faces: tuple[int, ...]) -> Roll:
 
 
 _DICE = re.compile(r"\+(?:s([1-6]))?(?:\+?d([1-6])(?:\+([1-6]))?)?")
-_MITCH_AS = re.compile(r"[Mm]=(\d+)")
+_MITCH_AS = re.compile(r"[Mm]=([0-9]+)")
 
 
 def _face(word: str) -> int:
-    if word.isdigit() and 1 <= int(word) <= 6:
+    if is_number(word) and 1 <= int(word) <= 6:
         return int(word)
     raise MalformedAction(f"{word!r} is not a die face (1–6)")
 
@@ -235,7 +235,7 @@ def _face(word: str) -> int:
 def _one_card(words: list[str], what: str) -> int:
     if len(words) != 2:
         raise MalformedAction(f"write {what} followed by one card, e.g. '{what} 7'")
-    if words[1].isdigit() and int(words[1]) == 0:
+    if is_number(words[1]) and int(words[1]) == 0:
         raise MalformedAction("there is no card 0; write M (Mdm Mitch) or C (Cat-leton)")
     return parse_card(words[1])
 
@@ -256,8 +256,20 @@ def parse_action(text: str) -> Action:
     return action
 
 
+MAX_DEAL_TEXT = 400
+"""A deal may be longer than the engine's 200-character limit for one action: four hands of 16
+two-digit cards take 202 characters (e.g. `deck=10-20x8`). Deals come only from chance and records."""
+
+
+def _words(text: str) -> list[str]:
+    """`check_text`, with room for the longest deal."""
+    if isinstance(text, str) and 200 < len(text) <= MAX_DEAL_TEXT and text.split(None, 1)[0].lower() == "deal":
+        return text.split()
+    return check_text(text)
+
+
 def _parse(text: str) -> Action:
-    words = check_text(text)
+    words = _words(text)
     head = words[0].lower()
     if head in ("play", "hell"):
         return _parse_play(head == "hell", words[1:])
@@ -276,7 +288,7 @@ def _parse(text: str) -> Action:
             raise MalformedAction("write 'spare F' with the face F (1–6) of your spare die")
         return SPARES[_face(words[1])]
     if head == "start":
-        if len(words) != 2 or not words[1].isdigit() or int(words[1]) >= len(STARTS):
+        if len(words) != 2 or not is_number(words[1]) or int(words[1]) >= len(STARTS):
             raise MalformedAction("write 'start N' with the seat number N of the first start player")
         return STARTS[int(words[1])]
     if head == "dice":
@@ -325,7 +337,7 @@ def _parse_play(hell: bool, words: list[str]) -> Play:
             cards.append(MITCH)
             mitch_values.append(int(m.group(1)))
         else:
-            if word.isdigit() and int(word) == 0:
+            if is_number(word) and int(word) == 0:
                 raise MalformedAction("there is no card 0; write M (Mdm Mitch) or C (Cat-leton)")
             cards.append(parse_card(word))
         i += 1

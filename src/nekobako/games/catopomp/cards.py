@@ -28,12 +28,17 @@ def card_json(card: int) -> int | str:
     return _TEXT.get(card) or card
 
 
+def is_number(word: str) -> bool:
+    """ASCII digits only: `str.isdigit` also accepts `²` or `٣`, which `int` refuses or misreads."""
+    return word.isascii() and word.isdigit()
+
+
 def parse_card(word: str) -> int:
     """One card word of the notation; raises `MalformedAction`."""
     card = _PARSE.get(word)
     if card is not None:
         return card
-    if word.isdigit() and 1 <= int(word) <= MAX_NUMBER:
+    if is_number(word) and 1 <= int(word) <= MAX_NUMBER:
         return int(word)
     raise MalformedAction(f"{word!r} is not a card (a number 1–{MAX_NUMBER}, M or C)")
 
