@@ -4,12 +4,15 @@ from `rules/catopomp.md` (and the Japanese seed text), in the comments beside ea
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from typing import Any
 
 import pytest
 
-from nekobako.engine import BadRecord, IllegalAction, InvalidOptions, MalformedAction, replay
+from nekobako.engine import CHANCE, BadRecord, IllegalAction, InvalidOptions, MalformedAction, replay
 from nekobako.games.catopomp import GAME, CatopompState
+from nekobako.games.catopomp.cards import card_text
 
 
 def run(players: int, actions: list[str], **options: Any) -> CatopompState:
@@ -413,3 +416,208 @@ def test_longest_deal_replays() -> None:
     assert again.full_view() == state.full_view()
     with pytest.raises(MalformedAction):
         GAME.parse_action("deal " + "1 " * 300)  # still bounded
+
+
+# -- the turn flow against an independent model --------------------------------------------------------
+
+
+class FlowModel:
+    """Rules §2, §4–§6 written again from the rules file, independently of `state.py`: who moves,
+    what a transfer offers, burying, clearing and leading, boosts, spare dice, round and game end.
+    Fed each action of a random game, it predicts the next position and is compared with the engine."""
+
+    def __init__(self, players: int, options: dict[str, Any]) -> None:
+        self.players = players
+        self.options = GAME.options(options, players)
+        self.gems = [self.options.gems] * players
+        self.round = 1
+        self.start = 0
+        self.phase = "start"
+        self.current = -1
+        self.owner: int | None = None  # owner of the table combination; None: empty table
+        self.passed: set[int] = set()
+        self.passer = -1
+        self.hand: list[Counter[int]] = []
+        self.hell: list[Counter[int]] = []
+        self.used = [False] * players
+        self.spare = [0] * players
+        self.centre: Counter[int] = Counter()
+        self.holders: list[int] = []
+        self.pending: set[int] = set()
+
+    def holds(self, seat: int) -> bool:
+        return sum(self.hand[seat].values()) + sum(self.hell[seat].values()) > 0
+
+    def next_in(self, seat: int) -> int:
+        for i in range(1, self.players + 1):
+            if self.holds((seat + i) % self.players):
+                return (seat + i) % self.players
+        return seat
+
+    def round_ends(self) -> bool:
+        holders = [s for s in range(self.players) if self.holds(s)]
+        if len(holders) > 1:
+            return False
+        loser = holders[0]
+        self.gems[loser] -= 1
+        if self.gems[loser] == 0:
+            self.phase = "over"
+        else:
+            self.round += 1
+            self.start = loser
+            self.phase = "deal"
+        return True
+
+    def to_move(self) -> tuple[int, ...]:
+        if self.phase in ("start", "deal", "dice"):
+            return (-1,)
+        if self.phase == "spare":
+            return tuple(sorted(self.pending))
+        if self.phase == "transfer":
+            return (self.owner,)  # type: ignore[return-value]
+        return () if self.phase == "over" else (self.current,)
+
+    def transfer_options(self) -> set[str]:
+        cards = {c for c, n in self.hell[self.owner].items() if n}  # type: ignore[index]
+        words = {card_text(c) for c in cards}
+        if self.options.casual:  # never forced, nothing given
+            return {"keep"} | {f"discard {w}" for w in words}
+        gives = {f"give {w}" for w in words}
+        return gives if sum(self.hell[self.owner].values()) >= 3 else gives | {"keep"}  # type: ignore[index]
+
+    def after_pass(self, passer: int) -> None:
+        others = [s for s in range(self.players) if s != self.owner and self.holds(s)]
+        if all(s in self.passed for s in others):  # clear; the owner leads, or the next still in
+            assert self.owner is not None
+            self.current = self.owner if self.holds(self.owner) else self.next_in(self.owner)
+            self.owner = None
+            self.passed = set()
+        else:
+            self.current = self.next_in(passer)
+
+    def apply(self, seat: int, action: Any) -> None:
+        word = str(action).split()[0]
+        if word == "start":
+            self.start = action.arg
+            self.phase = "deal"
+        elif word == "deal":
+            self.hand = [Counter(h) for h in action.hands]
+            self.hell = [Counter() for _ in range(self.players)]
+            self.used = [False] * self.players
+            self.spare = [0] * self.players
+            self.centre = Counter()  # every die is rolled again (none carried over)
+            self.owner = None
+            self.passed = set()
+            self.holders = []
+            for i in range(self.players if self.round >= 2 else 0):
+                s = (self.start + i) % self.players
+                if self.gems[s] == 1 and len(self.holders) < self.options.dice:
+                    self.holders.append(s)
+            self.phase = "dice"
+        elif word == "dice":
+            assert len(action.faces) == self.options.dice - len(self.holders)
+            self.centre = Counter(action.faces)
+            self.pending = set(self.holders)
+            self.phase = "spare" if self.holders else "play"
+            self.current = self.start
+        elif word == "spare":
+            self.spare[seat] = action.arg
+            self.pending.discard(seat)
+            if not self.pending:
+                self.phase = "play"
+        elif word in ("play", "hell"):
+            self.play(seat, action)
+        elif word == "bury":
+            self.hand[seat][action.arg] -= 1
+            self.hell[seat][action.arg] += 1
+            if not self.round_ends():
+                self.phase = "play"
+                self.current = self.next_in(seat)
+        elif word == "pass":
+            self.passed.add(seat)
+            if sum(self.hell[self.owner].values()):  # type: ignore[index]
+                self.phase = "transfer"
+                self.passer = seat
+            else:
+                self.after_pass(seat)
+        else:  # give, discard, keep
+            if word != "keep":
+                self.hell[seat][action.arg] -= 1
+                if word == "give":
+                    self.hell[self.passer][action.arg] += 1
+            self.phase = "play"
+            if word == "keep" or self.holds(seat) or not self.round_ends():
+                self.after_pass(self.passer)
+
+    def play(self, seat: int, action: Any) -> None:
+        source = self.hell[seat] if action.hell else self.hand[seat]
+        for card in action.cards:
+            source[card] -= 1
+            assert source[card] >= 0
+        if action.swap:
+            self.hell[seat][action.swap] -= 1
+            assert self.hell[seat][action.swap] >= 0
+        assert action.size <= (3 if self.players == 2 else 4)
+        if action.hell:
+            assert action.size >= 2 or not sum(self.hand[seat].values())
+        if action.dice or action.spare:
+            assert not self.used[seat]
+            self.used[seat] = True
+            for face in action.dice:
+                self.centre[face] -= 1
+                assert self.centre[face] >= 0
+            if action.spare:
+                assert self.spare[seat] == action.spare
+            elif self.spare[seat]:
+                self.centre[self.spare[seat]] += 1  # boosted without it: it moves to the centre
+            self.spare[seat] = 0
+        self.owner = seat
+        self.passed = set()
+        if not action.hell and sum(self.hand[seat].values()):
+            self.phase = "bury"
+            self.current = seat
+        elif not self.round_ends():
+            self.current = self.next_in(seat)
+
+    def check(self, state: CatopompState) -> None:
+        assert state.to_move == self.to_move()
+        assert state.gems == self.gems and (state.round == self.round or self.phase == "over")
+        if self.phase in ("start", "deal", "over"):
+            return
+        for s in range(self.players):
+            assert state.hands[s] == [self.hand[s][c] for c in range(len(state.hands[s]))]
+            assert state.hells[s] == [self.hell[s][c] for c in range(len(state.hells[s]))]
+        assert (state.table is None) == (self.owner is None)
+        assert list(state.spare_holders) == sorted(self.holders)
+        assert [state.centre[f] for f in range(1, 7)] == [self.centre[f] for f in range(1, 7)]
+        if self.phase == "transfer":
+            assert {str(a) for a in state.legal_actions(self.owner)} == self.transfer_options()  # type: ignore[arg-type]
+        if self.phase == "play":
+            texts = [str(a) for a in state.legal_actions(self.current)]
+            assert ("pass" in texts) == (self.owner is not None)  # the leader must play
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_turn_flow_matches_an_independent_model(seed: int) -> None:
+    rng = random.Random(seed)
+    players = rng.choice([2, 3, 4])
+    options = {
+        "extra_cards": rng.choice(["none", "mitch", "catleton", "both"]),
+        "casual": rng.random() < 0.3,
+        "gems": rng.choice([1, 2, 3]),
+        "dice": rng.choice([2, 3, 4, 5, 8]),
+        "hand_size": rng.choice([5, 8, 10]),
+    }
+    state = GAME.new_game(players, options)
+    model = FlowModel(players, options)
+    while not state.is_over():
+        seat = state.to_move[0]
+        if seat == CHANCE:
+            action = state.sample_chance(rng)
+        else:
+            choices = state.legal_actions(seat)
+            action = choices[rng.randrange(len(choices))]
+        state.apply(seat, action)
+        model.apply(seat, action)
+        model.check(state)
+    assert model.phase == "over"
