@@ -1,5 +1,5 @@
-"""Acceptance audit of the browser client: a turn-based clock reads in Japanese, and a player name
-made of HTML is shown as text, never as markup."""
+"""Acceptance audit of the browser client: a turn-based clock reads in Japanese, a player name made
+of HTML is shown as text, never as markup, and a missing table says so (not "connecting" forever)."""
 
 from __future__ import annotations
 
@@ -46,3 +46,14 @@ def test_turn_based_clock_in_japanese_and_html_names_as_text(new_page):
     assert page.locator("#injected").count() == 0
     assert HTML_NAME in page.inner_text("[data-testid=scores]")
     assert HTML_NAME in page.inner_text("[data-testid=whoami]")
+
+
+def test_a_table_that_does_not_exist_says_so_in_the_header(new_page):
+    page = new_page(locale="en-US")
+    page.goto("/#/table/987654")
+    page.wait_for_selector("[data-testid=game] .error")
+    page.wait_for_function("!document.querySelector('[data-testid=turn]').innerText.includes('Connecting')")
+    assert "Connecting" not in page.inner_text("main")
+    page.click("#lang-switch")
+    assert "接続中" not in page.inner_text("main")
+    assert page.locator("[data-testid=game] .error").count() == 1

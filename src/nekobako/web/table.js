@@ -67,21 +67,26 @@ export function mount(root, { id }) {
         api.table(id).catch((err) => {
           if (err.status === 404) {
             socket.close();
-            page.notFound = true;
-            replaceKeepingFocus(board, h("p", { class: "error" }, t("app.notFound")), h("a", { href: "/" }, t("app.back")));
-            replaceKeepingFocus(header, h("h1", {}, t("lobby.tableN", { id })));
-            replaceKeepingFocus(status, t("app.notFound"));
+            showNotFound();
           }
         });
       }
       if (!connected && code === 4404) {
-        page.notFound = true;
-        replaceKeepingFocus(board, h("p", { class: "error" }, t("app.notFound")), h("a", { href: "/" }, t("app.back")));
+        showNotFound();
         return;
       }
       renderStatus();
     },
   });
+
+  // No such table: say so everywhere on the page (not "connecting…" forever).
+  function showNotFound() {
+    page.notFound = true;
+    replaceKeepingFocus(board, h("p", { class: "error" }, t("app.notFound")), h("a", { href: "/" }, t("app.back")));
+    replaceKeepingFocus(header, h("h1", {}, t("lobby.tableN", { id })));
+    replaceKeepingFocus(status, t("app.notFound"));
+    replaceKeepingFocus(clockBox);
+  }
 
   async function onState(msg) {
     page.table = msg.table;
@@ -339,6 +344,7 @@ export function mount(root, { id }) {
   }
 
   function render() {
+    if (page.notFound) return showNotFound(); // e.g. the language switched
     renderHeader();
     renderStatus();
     renderResults();
