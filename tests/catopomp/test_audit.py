@@ -320,6 +320,32 @@ def test_spare_die_is_never_carried_to_the_next_round() -> None:
     assert legal(state, 1) == [f"spare {f}" for f in range(1, 7)]
 
 
+def test_spare_choices_in_either_order_mean_the_same() -> None:
+    """§9 writes simultaneous spare choices in seat order; a record made in the other order (as the
+    engine writes it when seat 1 chose first) rebuilds the same position."""
+    round_2 = [
+        "deal 1 2 3 4 5 | 6 7 8 9 10",
+        "dice 1 1",
+        "1: spare 6",
+        "1: play 6 7 8",
+        "1: bury 9",
+        "0: pass",
+        "1: keep",
+        "1: play 10",
+        "0: pass",
+        "1: keep",
+        "1: hell 9",
+    ]
+    start = [*ROUND_1, *round_2, "deal 1 2 3 4 5 | 6 7 8 9 10", "dice 4"]
+    in_seat_order = run(2, [*start, "0: spare 5", "1: spare 2"], hand_size=5)
+    reversed_order = run(2, [*start, "1: spare 2", "0: spare 5"], hand_size=5)
+    for state in (in_seat_order, reversed_order):
+        view = state.view(None)
+        assert view["dice"] == {"centre": [4], "used": [[], []], "spare": [5, 2]}
+        assert view["phase"] == "play" and view["current"] == 0
+    assert reversed_order.record().actions[-2:] == ["1: spare 2", "0: spare 5"]  # kept as made
+
+
 # -- §7 extra cards -----------------------------------------------------------------------------------------
 
 
