@@ -7,7 +7,7 @@ from functools import cache
 from itertools import combinations
 
 from nekobako.bots import make_bot
-from nekobako.bots.optimal import solo_game_shut_probability, target_penalty, turn_end_distribution
+from nekobako.bots.optimal import solo_game_shut_probability, target_penalty, turn_end_distribution, turn_values
 from nekobako.engine import CHANCE, get_game
 from nekobako.games.shutbox.solver import solve
 
@@ -125,3 +125,12 @@ def test_solo_game_shut_probability_is_consistent() -> None:
     game = solo_game_shut_probability(9, "total", 45)
     assert single < game < 1  # several turns before elimination
     assert abs(solo_game_shut_probability(9, "total", 1) - single) < 1e-12  # out after any penalty
+
+
+def test_own_dp_without_target_equals_the_solvers_score_values() -> None:
+    """`turn_values` (used when chasing a target) shares its recursion with the no-target case,
+    which must reproduce the solver's least-expected-penalty values exactly."""
+    for tiles, scoring in ((9, "total"), (10, "count"), (9, "digits")):
+        values, _ = turn_values(tiles, 3, "max6", scoring, None)
+        solution = solve(tiles, "score", scoring, 3, "max6")
+        assert all(abs(-v - s) <= 1e-9 * max(1.0, abs(s)) for v, s in zip(values, solution.values, strict=True))
