@@ -440,8 +440,9 @@ def test_longest_deal_replays() -> None:
     assert state.view(3)["hand"] == [12] * 4 + [13] * 4 + [14] * 4 and state.view(None)["phase"] == "bury"
     again = replay(state.record(seed=0).to_json())
     assert again.full_view() == state.full_view()
-    with pytest.raises(MalformedAction):
-        GAME.parse_action("deal " + "1 " * 300)  # still bounded
+    for text in ("deal " + "1 " * 300, " " * 300, "play " + "1 " * 100):  # still bounded
+        with pytest.raises(MalformedAction):
+            GAME.parse_action(text)
 
 
 # -- the turn flow against an independent model --------------------------------------------------------

@@ -263,8 +263,10 @@ two-digit cards take 202 characters (e.g. `deck=10-20x8`). Deals come only from 
 
 def _words(text: str) -> list[str]:
     """`check_text`, with room for the longest deal."""
-    if isinstance(text, str) and 200 < len(text) <= MAX_DEAL_TEXT and text.split(None, 1)[0].lower() == "deal":
-        return text.split()
+    if isinstance(text, str) and 200 < len(text) <= MAX_DEAL_TEXT:
+        words = text.split()
+        if words and words[0].lower() == "deal":
+            return words
     return check_text(text)
 
 
