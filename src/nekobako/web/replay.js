@@ -16,6 +16,13 @@ const GAME_MODULES = {
 };
 const PLAY_MS = 700;
 
+// "start N" (who begins) has no line in the log, where an engine event says it; the move list
+// still names it in words rather than notation.
+function startWords(game, text, names) {
+  const m = text.match(/^start (\d+)$/);
+  return m ? t(`${game}.act.start`, { who: names[Number(m[1])] ?? m[1] }) : null;
+}
+
 export function mount(root, { id }) {
   const page = { table: null, record: null, info: null, module: null, step: 0, views: new Map(), playing: null, stepsAvailable: true, error: null };
   const header = h("header", { class: "table-header" });
@@ -124,7 +131,7 @@ export function mount(root, { id }) {
       const m = entry.match(/^\s*(\d+)\s*:\s*(.*)$/);
       const seat = m ? Number(m[1]) : -1;
       const text = m ? m[2] : entry;
-      const words = page.module.describeAction(seat, text, nm) || text;
+      const words = page.module.describeAction(seat, text, nm) || startWords(page.table.game, text, nm) || text;
       return h(
         "li",
         { class: i + 1 === page.step ? "current" : null },
