@@ -55,6 +55,8 @@ def make_bot(name: str, game: str | None = None, **params: Any) -> Bot:
     """A bot of level `name` for `game`. Parameters: `ismcts` takes `iterations` or `seconds`,
     `exploration`, `rollout` ("random" or "greedy"); the others take none. Unknown names and
     parameters raise `InvalidOptions` with a message a player understands."""
+    if not isinstance(name, str):
+        raise InvalidOptions(f"a bot is named by text, not {name!r}")
     key = name.strip().lower()
     if key not in LEVELS:
         raise InvalidOptions(f"unknown bot {name!r}; bots: {', '.join(LEVELS)}")
