@@ -338,3 +338,16 @@ def test_engine_agrees_with_an_independent_reading_of_the_rules(players: int, si
                     assert reference_plays(stuck, leading=True) == set()
                 else:
                     assert all(len(h) == 1 for h in state.full_view()["hands"])
+
+
+@pytest.mark.parametrize("seat", [0.0, False, "0", None])
+def test_a_seat_that_is_not_an_int_is_refused(seat):
+    # Regression: 0.0 and False compare equal to seat 0; False was accepted as seat 0's discard or
+    # play and written into the record as "False: play 5 green" (a record that cannot be replayed),
+    # and 0.0 crashed with a TypeError instead of the engine's error.
+    state = replay(record(2, FULL_ROUND_2P[:2]))  # discarding: seats 0 and 1 to move
+    assert state.legal_actions(seat) == ()
+    refuses(state, seat, "discard 1")
+    state = replay(record(2, FULL_ROUND_2P[:4]))  # seat 0 to lead
+    assert state.legal_actions(seat) == ()
+    refuses(state, seat, "play 5 green")

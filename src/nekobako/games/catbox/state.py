@@ -132,6 +132,8 @@ class CatboxState(State):
         return PHASE_NAMES[self.phase]
 
     def legal_actions(self, seat: int) -> tuple[CatboxAction, ...]:
+        if type(seat) is not int:  # 0.0 or False would pass for seat 0 below
+            return ()
         phase = self.phase
         if phase == PLAY:
             return self._legal_plays(seat) if seat == self.current else ()
@@ -187,6 +189,8 @@ class CatboxState(State):
 
     # -- applying actions ------------------------------------------------------------------------
     def apply(self, seat: int, action: CatboxAction) -> None:
+        if type(seat) is not int:  # 0.0 or False compare equal to seat 0 but are no seat (nor a record entry)
+            raise IllegalAction(f"there is no seat {seat!r} / 席{seat!r}はありません")
         kind = action.__class__
         if kind is Play:
             self._play(seat, action)  # type: ignore[arg-type]
