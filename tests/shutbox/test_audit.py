@@ -40,9 +40,9 @@ def play(actions: list[str], players: int = 2, **options):
     return replay({"game": "shutbox", "players": players, "options": options, "seed": 0, "actions": actions})
 
 
-def rounds(*turns_per_round: tuple[list[str], ...]) -> list[str]:
-    """Rounds in seat order from seat 0: each argument is one round's turns, seat by seat."""
-    return [a for steps in turns_per_round for seat, t in enumerate(steps) for a in turn(seat, t)]
+def rounds(*turns_per_round: tuple[list[str] | None, ...]) -> list[str]:
+    """Rounds in seat order from seat 0: each argument is one round's turns, seat by seat (None: out)."""
+    return [a for steps in turns_per_round for seat, t in enumerate(steps) if t is not None for a in turn(seat, t)]
 
 
 # -- §2 a turn: the one-die rule on larger boards ------------------------------------------------------
@@ -176,6 +176,15 @@ def test_last_player_left_wins_even_after_an_earlier_elimination():
     state = play([*THREE, *turn(1, BUST), *turn(2, SMALL)], players=3)
     assert state.view(None)["eliminated"] == [True, True, False]
     assert state.is_over() and state.winners() == [2] and state.scores() == [86, 61, 11]
+
+
+def test_when_the_last_players_go_out_together_an_earlier_elimination_does_not_win():
+    # seat 0: 43 + 2 = 45 → out after round 2. Seats 1 and 2: 1 + 9 = 10 and 9 + 9 = 18, then both
+    # bust in round 3: 53 and 61, both out in the same round, nobody left → the lower of those two
+    # wins (seat 1), although seat 0's 45 is lower still: it went out earlier.
+    state = play(["start 0", *rounds((BUST, LEAVE_1, SMALL), (LEAVE_2, SMALL, SMALL), (None, BUST, BUST))], players=3)
+    assert state.scores() == [45, 53, 61] and state.view(None)["eliminated"] == [True, True, True]
+    assert state.is_over() and state.winners() == [1]
 
 
 def test_quick_mode_has_no_effect_with_digits_scoring():
