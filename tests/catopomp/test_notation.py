@@ -109,7 +109,7 @@ def test_non_text_is_refused() -> None:
 
 
 def test_actions_are_interned_values() -> None:
-    assert GAME.parse_action("play 3 4 +d5") is GAME.parse_action("play 4 3 +d5")
+    assert GAME.parse_action("play 3 4 +d5") == GAME.parse_action("play 4 3 +d5")
     assert GAME.parse_action("pass") is GAME.parse_action(" pass ")
     action = GAME.parse_action("play 4 4 M=4 +d4")
     with pytest.raises(AttributeError):
@@ -202,3 +202,17 @@ def test_extra_cards_fill_the_deck_and_no_hell_power() -> None:
     state = GAME.new_game(3, {"extra_cards": "both", "hand_size": 16})  # 48 + 3 extras ≥ 48
     assert sum(state.rules.deck) == 51
     assert state.rules.deck[21] == 2 and state.rules.deck[22] == 1  # Mitch, Cat-leton, Mitch
+
+
+def test_parsing_text_from_outside_does_not_grow_the_intern_tables() -> None:
+    """A client sending endless distinct well-formed plays must not fill the server's memory."""
+    from nekobako.games.catopomp import actions as A
+
+    before = len(A.PLAYS_BY_KEY)
+    texts = [f"hell {a} {b} {c} +d{d}" for a in range(1, 13) for b in range(1, 13) for c in (11, 12) for d in (5, 6)]
+    parsed = [GAME.parse_action(t) for t in texts]
+    assert len(A.PLAYS_BY_KEY) == before
+    assert all(A._interned(action) for action in A._CANONICAL.values())
+    # a parsed but not interned play still equals (and hashes like) the interned one of the same text
+    legal_twin = A.play(True, parsed[0].cards, parsed[0].mitch_as, parsed[0].dice, parsed[0].spare, parsed[0].swap)
+    assert parsed[0] == legal_twin and hash(parsed[0]) == hash(legal_twin) and parsed[0] in (legal_twin,)

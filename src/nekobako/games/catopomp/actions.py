@@ -21,7 +21,9 @@ SINGLE, RUN, SET = "single", "run", "set"
 
 
 class Action:
-    """Base of all actions: immutable, compared by identity (values are interned)."""
+    """Base of all actions: immutable and interned where the game creates them, so legal lists
+    compare by identity on the hot path; equal texts are equal actions, so a parsed action that was
+    not interned (see `parse_action`) still matches its legal twin."""
 
     __slots__ = ("kind", "text")
 
@@ -37,6 +39,12 @@ class Action:
 
     def __repr__(self) -> str:
         return f"<{self.text}>"
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Action) and self.text == other.text)
+
+    def __hash__(self) -> int:
+        return hash(self.text)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (parse_action, (self.text,))
@@ -242,7 +250,8 @@ def _one_card(words: list[str], what: str) -> int:
 
 _CANONICAL: dict[str, Action] = {}
 """Canonical texts already parsed (plays and simple actions): determinization parses the table's
-text on every call."""
+text on every call. Bounded, since the texts may come from outside."""
+_CANONICAL_MAX = 100_000
 
 
 def parse_action(text: str) -> Action:
@@ -251,9 +260,16 @@ def parse_action(text: str) -> Action:
     if found is not None:
         return found
     action = _parse(text)
-    if action.kind != DEAL and action.text == text:
+    if action.kind != DEAL and action.text == text and len(_CANONICAL) < _CANONICAL_MAX and _interned(action):
         _CANONICAL[text] = action
     return action
+
+
+def _interned(action: Action) -> bool:
+    if not isinstance(action, Play):
+        return True
+    key = (action.hell, action.cards, action.mitch_as, action.dice, action.spare, action.swap)
+    return _PLAYS.get(key) is action
 
 
 MAX_DEAL_TEXT = 400
@@ -351,4 +367,8 @@ def _parse_play(hell: bool, words: list[str]) -> Play:
             shown = dice_value or "no dice"
             raise MalformedAction(f"M={value}: Mitch may count only as the dice card's number ({shown})")
     cards.sort()
-    return play(hell, tuple(cards), len(mitch_values), dice, spare, swap)
+    key = (hell, tuple(cards), len(mitch_values), dice, spare, swap)
+    # Parsing never grows the intern table: text from outside (a record, a client) must not be
+    # able to fill memory with plays no position ever offers.
+    found = _PLAYS.get(key)
+    return found if found is not None else Play(*key)
