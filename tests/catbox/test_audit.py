@@ -207,6 +207,26 @@ def test_cards_dealt_and_tricks_per_round(players: int, side: str, dealt: int, t
             assert sum(view["tricks"]) < tricks and played < players * tricks
 
 
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_rounds_equal_players_and_the_start_player_passes_left(players: int):
+    # §2: as many rounds as players; round 1's start player drawn by chance, then the next seat.
+    rng = random.Random(7 * players)
+    state = GAME.new_game(players)
+    state.act(CHANCE, f"start {players - 1}")
+    while not state.is_over():
+        seat = state.to_move[0]
+        action = state.sample_chance(rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        state.apply(seat, action)
+    starts = [e.seat for e in state.events if e.kind == "round_started"]
+    assert starts == [(players - 1 + r) % players for r in range(players)]
+    assert len(state.round_scores()) == players
+    assert state.scores() == [sum(r[s] for r in state.round_scores()) for s in range(players)]
+    for e in state.events:  # §5: the round's first trick is led by its start player
+        if e.kind == "round_started":
+            first = next(seat for seat, a in state.history[e.at :] if str(a).startswith("play"))
+            assert first == e.seat
+
+
 # -- bad input: wrong phase, wrong seat, malformed text — refused, nothing changes ---------------------------
 THREE = ["start 0", "deal 1 1 1 1 1 2 2 2 2 2 | 3 3 3 3 3 4 4 4 4 4 | 5 5 5 5 5 6 6 6 6 6"]
 
