@@ -104,3 +104,18 @@ def test_options_survive_pickling_for_worker_processes() -> None:
     opts = get_game("shutbox").options({"tiles": 12, "scoring": "digits"}, 2)
     copy = pickle.loads(pickle.dumps(opts))
     assert copy == opts and copy.tiles == 12 and hash(copy) == hash(opts)
+
+
+@pytest.mark.parametrize(("name", "value"), [("tiles", True), ("tiles", 9.0), ("simultaneous", 1), ("quick", "maybe")])
+def test_values_of_the_wrong_type_are_refused(name, value) -> None:
+    from nekobako.engine import get_game
+
+    with pytest.raises(InvalidOptions, match=name):
+        get_game("shutbox").options({name: value}, 2)
+
+
+def test_text_values_from_the_command_line_are_coerced() -> None:
+    from nekobako.engine import get_game
+
+    opts = get_game("shutbox").options({"tiles": "12", "simultaneous": "on", "quick": "false"}, 2)
+    assert (opts.tiles, opts.simultaneous, opts.quick) == (12, True, False)

@@ -35,10 +35,13 @@ class OptionSpec:
         if self.parse is not None:
             return self.parse(raw)
         assert self.choices is not None
+        text = raw.strip().lower() if isinstance(raw, str) else None
         for choice in self.choices:
-            if raw == choice or (isinstance(raw, str) and raw.strip().lower() == str(choice).lower()):
+            if type(raw) is type(choice) and raw == choice:  # True is not 1, 2.0 is not 2
                 return choice
-            if isinstance(choice, bool) and isinstance(raw, str) and _BOOL_TEXT.get(raw.lower()) is choice:
+            if text is not None and (text == str(choice).lower() or text == _show(choice)):
+                return choice
+            if isinstance(choice, bool) and text is not None and _BOOL_TEXT.get(text) is choice:
                 return choice
         allowed = ", ".join(_show(c) for c in self.choices)
         raise InvalidOptions(f"option {self.name!r} cannot be {_show(raw)}; choose one of: {allowed}")
