@@ -1,6 +1,6 @@
 """Acceptance audit of the browser client: a turn-based clock reads in Japanese, a player name made
-of HTML is shown as text, never as markup, a missing table says so (not "connecting" forever), and
-the replay's move list names the first move in words."""
+of HTML is shown as text, never as markup, a missing table says so (not "connecting" forever), the
+replay's move list names the first move in words, and a keyboard move leaves the focus on the board."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_ui import enter_as_guest
+from browser_ui import create_table, enter_as_guest, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -93,3 +93,20 @@ def test_the_replay_move_list_names_the_start_player_in_words(new_page, server):
         page.wait_for_selector("[data-testid=move-list] li")
         first = page.inner_text("[data-testid=move-list] li >> nth=0")
         assert first == words, first
+
+
+def test_after_a_keyboard_move_the_focus_stays_on_the_board(new_page):
+    page = new_page()
+    enter_as_guest(page, "Keys")
+    create_table(page, "shutbox", 1)
+    start(page)
+    roll = "[data-testid=controls] [data-action='roll']:enabled"
+    page.wait_for_selector(roll)
+    page.focus(roll)
+    page.keyboard.press("Enter")
+    # the roll button is gone once the dice are shown; the focus is on a tile, not the page's top
+    page.wait_for_selector(".player-board.mine button[data-tile]:enabled")
+    page.wait_for_function("document.activeElement.matches('[data-testid=game] button:enabled')", timeout=5000)
+    assert page.evaluate("document.activeElement.dataset.tile") is not None
+    page.keyboard.press("Space")  # and the keyboard goes on from there
+    assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"

@@ -29,6 +29,7 @@ export function mount(root, { id }) {
     results: null,
     notices: [],
     sending: false,
+    refocus: false, // put the focus back on the board once the move is answered (keyboard players)
     sentLegalKey: "",
     sendingTimer: null,
     noticeKeys: new Set(),
@@ -120,6 +121,28 @@ export function mount(root, { id }) {
     render();
   }
 
+  // Keyboard players keep their place: the control they pressed is disabled or gone after a move,
+  // so the focus would fall back to the top of the page; it goes to the board's first enabled
+  // control instead (only after keyboard use, so pointer users' pages never jump).
+  let keyboardUsed = false;
+  const onKeyDown = () => (keyboardUsed = true);
+  const onPointerDown = () => (keyboardUsed = false);
+  document.addEventListener("keydown", onKeyDown, true);
+  document.addEventListener("pointerdown", onPointerDown, true);
+
+  function refocusBoard() {
+    if (!page.refocus || page.sending) return;
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (lost) {
+      // the first enabled control that can take the focus (not one inside a closed <details>)
+      for (const button of board.querySelectorAll("button:not(:disabled)")) {
+        button.focus();
+        if (document.activeElement === button) break;
+      }
+    }
+    if (document.activeElement !== document.body) page.refocus = false; // on the board, or elsewhere by choice
+  }
+
   // Send one action (a string taken from `legal`).
   function act(text) {
     if (page.sending) return;
@@ -127,6 +150,7 @@ export function mount(root, { id }) {
       toast(t("app.offline"), "error");
       return;
     }
+    page.refocus = keyboardUsed;
     page.sending = true;
     page.sentLegalKey = (page.view && page.view.legal ? page.view.legal : []).join("|");
     clearTimeout(page.sendingTimer);
@@ -255,6 +279,7 @@ export function mount(root, { id }) {
     };
     board.dataset.seq = page.seq; // which server message this drawing shows (for tests and debugging)
     replaceKeepingFocus(board, page.module.render(view, ctx));
+    refocusBoard();
   }
 
   function renderSide() {
@@ -357,6 +382,8 @@ export function mount(root, { id }) {
   const offUser = onUserChange(() => socket.close() || location.reload());
   render();
   return () => {
+    document.removeEventListener("keydown", onKeyDown, true);
+    document.removeEventListener("pointerdown", onPointerDown, true);
     clearInterval(tick);
     clearTimeout(page.sendingTimer);
     offLang();
