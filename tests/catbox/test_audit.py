@@ -8,24 +8,16 @@ import random
 
 import pytest
 
-from nekobako.engine import CHANCE, BadRecord, IllegalAction, MalformedAction, replay
+from nekobako.engine import CHANCE, BadRecord, MalformedAction, replay
 from nekobako.games.catbox import GAME
 from nekobako.games.catbox.board import table_for
 from nekobako.games.catbox.layouts import COLOURS
+from scenario import refused
 
 
 def record(players: int, actions: list[str], side: str | None = None) -> dict:
     options = {"side": side} if side else {}
     return {"game": "catbox", "players": players, "options": options, "seed": 0, "actions": actions}
-
-
-def refuses(state, seat: int, text: str, error: type[Exception] = IllegalAction) -> str:
-    """Assert `text` is refused for `seat` and changes nothing; return the message."""
-    before, history = state.full_view(), list(state.history)
-    with pytest.raises(error) as err:
-        state.act(seat, text)
-    assert state.full_view() == before and state.history == history
-    return str(err.value)
 
 
 # -- §1 the boards, typed from the rules file --------------------------------------------------------------
@@ -270,7 +262,7 @@ THREE = ["start 0", "deal 1 1 1 1 1 2 2 2 2 2 | 3 3 3 3 3 4 4 4 4 4 | 5 5 5 5 5 
 def test_actions_out_of_phase_or_turn_are_refused_and_change_nothing(extra: list[str], seat: int, text: str):
     prefix = THREE + extra
     state = replay(record(3, prefix))
-    refuses(state, seat, text)
+    refused(state, seat, text)
     with pytest.raises(BadRecord) as err:
         replay(record(3, [*prefix, text if seat == CHANCE else f"{seat}: {text}"]))
     assert err.value.index == len(prefix)
@@ -279,7 +271,7 @@ def test_actions_out_of_phase_or_turn_are_refused_and_change_nothing(extra: list
 def test_two_players_have_no_prediction_phase():
     state = replay(record(2, FULL_ROUND_2P[:4]))
     assert state.to_move == (0,) and state.view(None)["phase"] == "play"
-    refuses(state, 0, "predict 1")
+    refused(state, 0, "predict 1")
 
 
 @pytest.mark.parametrize(
@@ -287,7 +279,7 @@ def test_two_players_have_no_prediction_phase():
 )
 def test_malformed_actions_are_refused_and_change_nothing(text: str):
     state = replay(record(3, THREE))
-    refuses(state, 0, text, MalformedAction)
+    refused(state, 0, text, MalformedAction)
     with pytest.raises(BadRecord) as err:
         replay(record(3, [*THREE, f"0: {text}"]))
     assert err.value.index == 2 and err.value.entry == f"0: {text}"
@@ -367,7 +359,7 @@ def test_a_seat_that_is_not_an_int_is_refused(seat):
     # and 0.0 crashed with a TypeError instead of the engine's error.
     state = replay(record(2, FULL_ROUND_2P[:2]))  # discarding: seats 0 and 1 to move
     assert state.legal_actions(seat) == ()
-    refuses(state, seat, "discard 1")
+    refused(state, seat, "discard 1")
     state = replay(record(2, FULL_ROUND_2P[:4]))  # seat 0 to lead
     assert state.legal_actions(seat) == ()
-    refuses(state, seat, "play 5 green")
+    refused(state, seat, "play 5 green")

@@ -7,6 +7,7 @@ import pytest
 
 from nekobako.engine import BadRecord, IllegalAction, replay
 from nekobako.games.catbox import GAME
+from scenario import refused
 
 
 def record(players: int, actions: list[str], side: str | None = None) -> dict:
@@ -92,15 +93,6 @@ def play(state, text: str) -> None:
     state.act(int(seat), action.strip())
 
 
-def refuses(state, seat: int, text: str) -> str:
-    """Assert `text` is illegal for `seat` and changes nothing; return the message."""
-    before = state.full_view()
-    with pytest.raises(IllegalAction) as err:
-        state.act(seat, text)
-    assert state.full_view() == before
-    return str(err.value)
-
-
 # -- §2 structure, §3 preparation ------------------------------------------------------------------
 
 
@@ -115,14 +107,14 @@ def test_round_structure_start_player_and_simultaneous_discard():
     assert [text for _, text in state.view(1)["history"]][-1].startswith("deal")
     assert state.view(1)["discarded"] == [True, False, True]
     assert state.view(1)["discard"] is None and state.view(0)["discard"] == 5
-    refuses(state, 0, "discard 6")  # no second discard
+    refused(state, 0, "discard 6")  # no second discard
     state.act(1, "discard 3")
     assert [str(a) for _, a in state.history[-3:]] == ["discard 5", "discard 3", "discard 1"]
     assert [s for s, _ in state.history[-3:]] == [0, 1, 2]  # seat order, whatever the arrival order
     assert state.view(0)["history"][-3:] == [[0, "discard 5"], [1, "discard"], [2, "discard"]]
     # predictions clockwise from the start player (seat 2)
     assert state.to_move == (2,)
-    refuses(state, 0, "predict 1")
+    refused(state, 0, "predict 1")
     for seat, value in ((2, 1), (0, 3), (1, 4)):
         state.act(seat, f"predict {value}")
     assert state.view(None)["predictions"] == [3, 4, 1]
@@ -131,7 +123,7 @@ def test_round_structure_start_player_and_simultaneous_discard():
 
 def test_discard_must_be_a_hand_card():
     state = replay(record(3, ["start 0", deal(*ROLE_HANDS)]))
-    assert "no 6" in refuses(state, 1, "discard 6")
+    assert "no 6" in refused(state, 1, "discard 6")
 
 
 def test_prediction_values_per_player_count():
@@ -142,7 +134,7 @@ def test_prediction_values_per_player_count():
         values[players] = [str(a) for a in state.legal_actions(0)]
         assert state.view(0)["prediction_values"] == [int(v.split()[1]) for v in values[players]]
         bad = 2 if players == 3 else 4
-        assert refuses(state, 0, f"predict {bad}")
+        assert refused(state, 0, f"predict {bad}")
     assert values == {3: ["predict 1", "predict 3", "predict 4"], 4: ["predict 1", "predict 2", "predict 3"]}
     five = replay(record(5, ["start 0", deal("111112222", "233333444", "445555566", "666777778", "888899999")]))
     for seat, card in enumerate((1, 2, 4, 6, 8)):
@@ -157,7 +149,7 @@ def test_leader_may_not_lead_red_before_it_is_broken():
     state = replay(record(3, ["start 0", *three_player_round(0, (3, 1, 4), [])]))
     legal = [str(a) for a in state.legal_actions(0)]
     assert "play 5 blue" in legal and not any(a.endswith("red") for a in legal)
-    assert "red" in refuses(state, 0, "play 5 red")
+    assert "red" in refused(state, 0, "play 5 red")
 
 
 def test_red_broken_by_a_follower_then_led():
@@ -212,7 +204,7 @@ def test_follower_loses_led_colour_x_and_cannot_declare_it_later():
     play(state, "1: play 3 green")
     legal = [str(a) for a in state.legal_actions(2)]
     assert "play 2 yellow" in legal and not any(a.endswith("blue") for a in legal)
-    assert "X" in refuses(state, 2, "play 2 blue")
+    assert "X" in refused(state, 2, "play 2 blue")
 
 
 def test_followers_need_not_follow_and_a_higher_off_colour_card_loses():
@@ -228,10 +220,10 @@ def test_followers_need_not_follow_and_a_higher_off_colour_card_loses():
 
 def test_card_not_in_hand_taken_cell_and_turn_order_are_refused():
     state = replay(record(3, ["start 0", *three_player_round(0, (3, 1, 4), LEADER_PARADOX[:1])]))
-    assert "no 5" in refuses(state, 1, "play 5 yellow")
-    assert "not your turn" in refuses(state, 2, "play 1 yellow")
+    assert "no 5" in refused(state, 1, "play 5 yellow")
+    assert "not your turn" in refused(state, 2, "play 1 yellow")
     state = replay(record(3, ["start 0", *three_player_round(0, (3, 1, 4), LEADER_PARADOX[:3])]))
-    assert "not empty" in refuses(state, 0, "play 5 blue")
+    assert "not empty" in refused(state, 0, "play 5 blue")
 
 
 # -- §6 paradox, §7 scoring ---------------------------------------------------------------------------
@@ -301,7 +293,7 @@ def test_two_player_blockers_number_revealed_three_times():
     # a 5 can now only be declared red (by a follower: red is not broken)
     fives = [str(a) for a in state.legal_actions(1) if str(a).startswith("play 5")]
     assert fives == ["play 5 red"]
-    assert "not empty" in refuses(state, 1, "play 5 green")
+    assert "not empty" in refused(state, 1, "play 5 green")
 
 
 # 2 players, seat 0 holds 1s and 2s, seat 1 3s and 4s, centre 5 5 5 (revealed) 5 5 (hidden).
@@ -385,7 +377,7 @@ def test_game_over_refuses_further_actions():
     state = replay(record(2, ["start 0", *two_player_round(0), *two_player_round(1)]))
     assert state.to_move == ()
     assert state.legal_actions(0) == ()
-    refuses(state, 0, "play 1 red")
+    refused(state, 0, "play 1 red")
     with pytest.raises(BadRecord):
         replay(record(2, ["start 0", *two_player_round(0), *two_player_round(1), "deal 1 2"]))
 

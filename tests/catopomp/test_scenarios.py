@@ -8,23 +8,16 @@ from typing import Any
 
 import pytest
 
-from nekobako.engine import BadRecord, IllegalAction, MalformedAction, replay
+import scenario
+from nekobako.engine import BadRecord, IllegalAction, MalformedAction
 from nekobako.games.catopomp import GAME, CatopompState
+from scenario import refused
 
 
 def run(players: int, actions: list[str], **options: Any) -> CatopompState:
-    state = replay({"game": "catopomp", "players": players, "options": options, "seed": 0, "actions": actions})
+    state = scenario.run("catopomp", players, actions, **options)
     assert isinstance(state, CatopompState)
     return state
-
-
-def refused(state: CatopompState, seat: int, text: str, error: type[Exception] = IllegalAction) -> str:
-    """`text` by `seat` raises `error`; the whole state (hidden parts too) is unchanged."""
-    before = state.full_view()
-    with pytest.raises(error) as info:
-        state.act(seat, text)
-    assert state.full_view() == before
-    return str(info.value)
 
 
 def table_text(state: CatopompState) -> str | None:
