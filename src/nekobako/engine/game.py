@@ -31,8 +31,6 @@ CHANCE = -1
 Action = Hashable
 """Actions are small immutable values whose `str()` is the canonical notation of the rules file."""
 
-LANGS = ("en", "ja")
-
 
 @dataclass(frozen=True, slots=True)
 class Event:
