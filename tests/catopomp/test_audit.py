@@ -314,8 +314,8 @@ def test_spare_die_is_never_carried_to_the_next_round() -> None:
 
 
 def test_spare_choices_in_either_order_mean_the_same() -> None:
-    """§9 writes simultaneous spare choices in seat order; a record made in the other order (as the
-    engine writes it when seat 1 chose first) rebuilds the same position."""
+    """§9 writes simultaneous spare choices in seat order; choices made in the other order rebuild
+    the same position, and the engine's own record puts them in seat order."""
     round_2 = [
         "deal 1 2 3 4 5 | 6 7 8 9 10",
         "dice 1 1",
@@ -336,7 +336,8 @@ def test_spare_choices_in_either_order_mean_the_same() -> None:
         view = state.view(None)
         assert view["dice"] == {"centre": [4], "used": [[], []], "spare": [5, 2]}
         assert view["phase"] == "play" and view["current"] == 0
-    assert reversed_order.record().actions[-2:] == ["1: spare 2", "0: spare 5"]  # kept as made
+    assert reversed_order.record().actions == in_seat_order.record().actions
+    assert reversed_order.record().actions[-2:] == ["0: spare 5", "1: spare 2"]
 
 
 # -- §7 extra cards -----------------------------------------------------------------------------------------

@@ -226,6 +226,10 @@ class CatopompState(State):
             else:
                 self._transfer(seat, action)
         self.history.append((seat, action))
+        if action.kind == A.SPARE and not self.spare_pending:
+            # simultaneous choices enter the record in seat order, whatever order they came in
+            holders = len(self.spare_holders)
+            self.history[-holders:] = sorted(self.history[-holders:], key=lambda entry: entry[0])
         self._legal = None
         self._legal_seat = -2
 
