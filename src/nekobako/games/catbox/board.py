@@ -37,18 +37,6 @@ def unpack(packed: int) -> list[int]:
     return cards
 
 
-def mask_of(packed: int) -> int:
-    """Bitmask of the numbers present in packed counts."""
-    mask = 0
-    n = 0
-    while packed:
-        if packed & 15:
-            mask |= 1 << n
-        packed >>= NIBBLE
-        n += 1
-    return mask
-
-
 def _plays_by_mask(colour: int) -> tuple[tuple[Play, ...], ...]:
     return tuple(tuple(PLAYS[n][colour] for n in range(1, 10) if mask >> n & 1) for mask in range(1 << 10))
 

@@ -13,7 +13,6 @@ MAX_NUMBER = 20
 MITCH = 21
 CATLETON = 22
 SLOTS = 23
-EXTRAS = (MITCH, CATLETON)
 
 _TEXT = {MITCH: "M", CATLETON: "C"}
 _PARSE = {"M": MITCH, "C": CATLETON, "m": MITCH, "c": CATLETON}
@@ -59,18 +58,6 @@ def card_from_json(value: object) -> int:
     if not isinstance(value, str):
         raise MalformedAction(f"{value!r} is not a card")
     return parse_card(value)
-
-
-def value_of(card: int) -> int:
-    """The number a card counts as by itself (extras count as 0)."""
-    return 0 if card > MAX_NUMBER else card
-
-
-def counts_of(cards: list[int] | tuple[int, ...]) -> list[int]:
-    counts = [0] * SLOTS
-    for card in cards:
-        counts[card] += 1
-    return counts
 
 
 def cards_of(counts: list[int]) -> list[int]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...engine import CHANCE, Event, IllegalAction, State
 from . import actions as A
-from .cards import CATLETON, MAX_NUMBER, SLOTS, card_json, card_text, cards_of
+from .cards import CATLETON, MAX_NUMBER, SLOTS, card_json, card_text
 from .combos import generate
 from .dice import dice_specs, roll_outcomes
 from .options import Rules
@@ -570,6 +570,3 @@ class CatopompState(State):
         from .view import reveal
 
         return reveal(self)
-
-    def hand_cards(self, seat: int) -> list[int]:
-        return cards_of(self.hands[seat])

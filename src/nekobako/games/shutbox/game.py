@@ -28,8 +28,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 """Event kind → (English, Japanese) template; `{who}` is the event's seat."""
 
-REASONS = {"shut": ("box shut", "シャット"), "rounds": ("last round", "最終ラウンド")}
-
 
 class ShutTheBox(Game):
     """Shut the Box, Board Game Arena rules, 1–12 players."""
