@@ -7,7 +7,7 @@ import random
 import pytest
 
 from nekobako.bots import make_bot
-from nekobako.engine import CHANCE, get_game
+from nekobako.engine import get_game, play_out
 
 
 def play(game: str, levels: list[str], seed: int, options=None) -> list[float]:
@@ -16,12 +16,7 @@ def play(game: str, levels: list[str], seed: int, options=None) -> list[float]:
     bots = [make_bot(level, game=game) for level in levels]
     rngs = [random.Random(seed * 10 + seat) for seat in range(len(levels))]
     chance = random.Random(seed)
-    while not state.is_over():
-        seat = state.to_move[0]
-        if seat == CHANCE:
-            state.apply(CHANCE, state.sample_chance(chance))
-        else:
-            state.apply(seat, bots[seat].choose(state.view(seat), state.legal_actions(seat), rngs[seat]))
+    play_out(state, lambda seat: bots[seat].choose(state.view(seat), state.legal_actions(seat), rngs[seat]), chance)
     return state.returns()
 
 

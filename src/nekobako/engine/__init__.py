@@ -3,7 +3,7 @@
 from .errors import BadRecord, IllegalAction, InvalidOptions, MalformedAction, NekobakoError
 from .game import CHANCE, Action, Event, Game, State, check_text
 from .options import Options, OptionSpec, parse_option_text, parse_options
-from .playout import random_playout
+from .playout import play_out, random_playout
 from .record import Record, fill_chance, format_entry, parse_entry, replay, summary
 from .registry import GAME_MODULES, game_names, get_game
 
@@ -30,6 +30,7 @@ __all__ = [
     "parse_entry",
     "parse_option_text",
     "parse_options",
+    "play_out",
     "random_playout",
     "replay",
     "summary",

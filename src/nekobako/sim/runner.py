@@ -20,7 +20,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import CHANCE, InvalidOptions, NekobakoError, get_game
+from ..engine import Action, InvalidOptions, NekobakoError, get_game, play_out
 
 MAX_ACTIONS = 200_000
 """A game longer than this is a bug in a game or a bot, not a long game."""
@@ -154,20 +154,13 @@ def play_game(task: GameTask) -> GameResult:
     seating = task.seating()
     bots = [_bot(task.game, task.bots[entry]) for entry in seating]
     rngs = [random.Random(derive_seed(seed, seat)) for seat in range(task.players)]
-    actions = 0
-    while not state.is_over():
-        to_move = state.to_move
-        if not to_move:
-            break
-        seat = to_move[0]
-        if seat == CHANCE:
-            state.apply(CHANCE, state.sample_chance(chance_rng))
-        else:
-            action = bots[seat].choose(state.view(seat), state.legal_actions(seat), rngs[seat])
-            state.apply(seat, action)
-        actions += 1
-        if actions > MAX_ACTIONS:
-            raise SimulationError(f"game {task.index} did not end after {MAX_ACTIONS} actions")
+
+    def choose(seat: int) -> Action:
+        return bots[seat].choose(state.view(seat), state.legal_actions(seat), rngs[seat])
+
+    actions = play_out(state, choose, chance_rng, MAX_ACTIONS)
+    if not state.is_over():
+        raise SimulationError(f"game {task.index} did not end after {MAX_ACTIONS} actions")
     final = state.view(None)
     shut = final.get("shut")
     record = state.record(seed=seed).to_json()
