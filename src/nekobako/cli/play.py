@@ -22,7 +22,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..engine import CHANCE, IllegalAction, MalformedAction, NekobakoError, State, get_game
-from ..sim.runner import BotSpec, derive_seed
+from ..sim.runner import BotSpec, derive_seed, parse_bots
 from .boards import render, seat_text
 from .simulate import parse_option_args
 
@@ -355,9 +355,4 @@ def _bot_specs(game: str, text: str | None, count: int) -> list[BotSpec]:
 
         default = "greedy" if "greedy" in bot_names(game) else "random"
         return [BotSpec(default)] * count
-    specs = [BotSpec.parse(item) for item in text.split(",") if item.strip()]
-    if len(specs) == 1:
-        specs = specs * count
-    if len(specs) != count:
-        raise NekobakoError(f"give {count} bots (one per other seat) or one bot for all; got {len(specs)}")
-    return specs
+    return list(parse_bots(text, count))

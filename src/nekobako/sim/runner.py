@@ -84,14 +84,14 @@ def _number(text: str) -> int | float | str:
     return text
 
 
-def parse_bots(text: str | Sequence[str], players: int) -> tuple[BotSpec, ...]:
-    """`"ismcts,greedy"` → one spec per seat. A single name fills every seat."""
+def parse_bots(text: str | Sequence[str], seats: int) -> tuple[BotSpec, ...]:
+    """`"ismcts,greedy"` → one spec per bot seat, in seat order. A single name fills every seat."""
     items = text.split(",") if isinstance(text, str) else list(text)
     specs = tuple(BotSpec.parse(item) for item in items if item.strip())
     if len(specs) == 1:
-        specs = specs * players
-    if len(specs) != players:
-        raise InvalidOptions(f"give one bot per player ({players}), or one bot for every seat; got {len(specs)}")
+        specs = specs * seats
+    if len(specs) != seats:
+        raise InvalidOptions(f"give {seats} bots (one per bot seat) or one bot for all; got {len(specs)}")
     return specs
 
 
