@@ -134,7 +134,8 @@ def _per_seat(view: Mapping[str, Any], key: str, players: int, default: Any = No
     return [default] * players
 
 
-def _fmt(value: Any) -> str:
+def number_text(value: Any) -> str:
+    """A score as a person reads it: `3`, not `3.0`; a dash for a missing value."""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return "—" if value is None else str(value)
@@ -185,8 +186,8 @@ def render_shutbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> 
             name,
             row,
             "  ".join(die(f) for f in dice[seat]) if dice[seat] else "",
-            _fmt(penalty[seat]),
-            _fmt(scores[seat]),
+            number_text(penalty[seat]),
+            number_text(scores[seat]),
             state,
         )
     return table
@@ -251,12 +252,12 @@ def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> R
             xs.append((label if covered else "×" * len(label)) + " ", style=style)
         people.add_row(
             name,
-            _fmt(predictions[seat]),
-            _fmt(tricks[seat]),
+            number_text(predictions[seat]),
+            number_text(tricks[seat]),
             xs,
-            _fmt(counts[seat]),
+            number_text(counts[seat]),
             w["yes"] if discarded[seat] else "",
-            _fmt(scores[seat]),
+            number_text(scores[seat]),
         )
 
     lines: list[RenderableType] = [grid, Text(w["legend"], style="dim"), people]
@@ -315,9 +316,9 @@ def render_catopomp(view: Mapping[str, Any], lang: str, names: Sequence[str]) ->
         state = w["out"] if out[seat] else (w["passed"] if seat in passed else "")
         people.add_row(
             name,
-            _fmt(counts[seat]),
+            number_text(counts[seat]),
             _cards(hell[seat]),
-            f"{gems[seat]} " + "♦" * gems[seat] if isinstance(gems[seat], int) else _fmt(gems[seat]),
+            f"{gems[seat]} " + "♦" * gems[seat] if isinstance(gems[seat], int) else number_text(gems[seat]),
             " ".join(die(f) for f in (used[seat] if seat < len(used) else []) or []),
             die(spare[seat]) if seat < len(spare) and spare[seat] is not None else "",
             w["yes"] if boost[seat] else "",

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from ..engine import CHANCE, IllegalAction, MalformedAction, NekobakoError, State, get_game
 from ..sim.runner import BotSpec, derive_seed, parse_bots
-from .boards import render, seat_text
+from .boards import number_text, render, seat_text
 from .simulate import parse_option_args
 
 TEXT = {
@@ -264,8 +264,8 @@ class TerminalGame:
             table.add_row(
                 str(s),
                 seat_text(s, self.names),
-                *[_num(r[s]) for r in rounds],
-                _num(total),
+                *[number_text(r[s]) for r in rounds],
+                number_text(total),
                 "★" if s in winners else "",
             )
         self.console.print(table)
@@ -274,10 +274,6 @@ class TerminalGame:
         record = self.state.record(seed=self.seed).to_json()
         record["seats"] = ["human" if s == self.seat else self.bots[s][0].label for s in range(self.state.players)]
         return record
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def play_command(
