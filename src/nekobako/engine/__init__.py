@@ -1,7 +1,7 @@
 """The engine contract: games, states, options, records. Pure Python, no I/O."""
 
 from .errors import BadRecord, IllegalAction, InvalidOptions, MalformedAction, NekobakoError
-from .game import CHANCE, Action, Event, Game, State, check_text
+from .game import CHANCE, Action, Event, Game, State, check_text, seat_name
 from .options import Options, OptionSpec, parse_option_text, parse_options
 from .playout import play_out, random_playout
 from .record import Record, fill_chance, format_entry, parse_entry, replay, summary
@@ -33,5 +33,6 @@ __all__ = [
     "play_out",
     "random_playout",
     "replay",
+    "seat_name",
     "summary",
 ]

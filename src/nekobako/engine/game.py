@@ -110,9 +110,7 @@ class Game(ABC):
         if templates is None:
             return event.kind
         template = templates[1] if lang == "ja" else templates[0]
-        who = ""
-        if event.seat is not None:
-            who = names[event.seat] if names else (f"席{event.seat}" if lang == "ja" else f"Seat {event.seat}")
+        who = "" if event.seat is None else seat_name(event.seat, lang, names)
         return template.format(who=who, **event.data)
 
     def describe_options(self) -> list[dict[str, Any]]:
@@ -236,6 +234,13 @@ class State(ABC):
             seed=seed,
             actions=[format_entry(s, a) for s, a in self.history],
         )
+
+
+def seat_name(seat: int, lang: str = "en", names: Sequence[str] | None = None) -> str:
+    """A seat in event text: the player's name when the caller knows it, else `Seat 2` / `席2`."""
+    if names:
+        return names[seat]
+    return f"席{seat}" if lang == "ja" else f"Seat {seat}"
 
 
 def check_text(text: str) -> list[str]:

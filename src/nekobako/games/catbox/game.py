@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ...engine import Event, Game, InvalidOptions, Options, OptionSpec, State
+from ...engine import Event, Game, InvalidOptions, Options, OptionSpec, State, seat_name
 from .actions import CatboxAction, parse_action
 from .board import table_for
 from .layouts import COLOURS, COLOURS_JA, SETUPS
@@ -84,18 +84,14 @@ class CatboxGame(Game):
         if templates is None:
             return event.kind
         ja = lang == "ja"
-
-        def name(seat: int) -> str:
-            return names[seat] if names else (f"席{seat}" if ja else f"Seat {seat}")
-
         data = dict(event.data)
         if ja and data.get("colour") in COLOURS:
             data["colour"] = COLOURS_JA[COLOURS.index(data["colour"])]
         if "prediction" in data and data["prediction"] is None:
             data["prediction"] = "なし" if ja else "none"
         if "winners" in data:
-            data["winners"] = ("、" if ja else " and ").join(name(s) for s in data["winners"])
-        who = name(event.seat) if event.seat is not None else ""
+            data["winners"] = ("、" if ja else " and ").join(seat_name(s, lang, names) for s in data["winners"])
+        who = seat_name(event.seat, lang, names) if event.seat is not None else ""
         return (templates[1] if ja else templates[0]).format(who=who, **data)
 
     def determinize(self, view: Mapping[str, Any], rng: random.Random) -> State:

@@ -10,7 +10,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ...engine import CHANCE, BadRecord, Event, Game, NekobakoError, Options, OptionSpec
+from ...engine import CHANCE, BadRecord, Event, Game, NekobakoError, Options, OptionSpec, seat_name
 from .actions import Action, parse_action
 from .options import OPTION_SPECS
 from .state import ShutState
@@ -65,7 +65,7 @@ class ShutTheBox(Game):
             return super().describe(event, lang, names)
         ja = lang == "ja"
         winners = event.data.get("winners", [])
-        who = [names[s] for s in winners] if names else [f"席{s}" if ja else f"Seat {s}" for s in winners]
+        who = [seat_name(s, lang, names) for s in winners]
         text = "、".join(who) if ja else ", ".join(who)
         template = MESSAGES["game_over"][1 if ja else 0]
         return template.format(winners=text or ("なし" if ja else "nobody"))
