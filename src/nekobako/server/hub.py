@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from ..bots import bot_names
 from ..engine import NekobakoError, format_entry, get_game
 from ..store import accounts, games, ratings
 from ..store.database import now
@@ -29,7 +30,7 @@ from .drivers import drive_bots, watch_clock
 from .elo import elo_update, placements
 from .errors import ApiError, Refusal
 from .live import LiveTable, fill_chance, new_notice, rebuild
-from .seat_bots import SeatBots, bot_levels, replacement_level
+from .seat_bots import SeatBots, replacement_level
 
 log = logging.getLogger("nekobako.server")
 
@@ -45,8 +46,6 @@ def available_game(name: Any) -> Any:
         return get_game(name)
     except NekobakoError as exc:
         raise ApiError(400, "unknown_game", str(exc)) from None
-    except (ImportError, AttributeError):
-        raise ApiError(400, "unknown_game", f"{name} is not available on this server yet") from None
 
 
 class Hub:
@@ -199,7 +198,7 @@ class Hub:
     async def add_bots(self, user: dict[str, Any], table_id: int, body: dict[str, Any]) -> LiveTable:
         live = await self.get(table_id)
         level = body.get("level")
-        levels = bot_levels(live.row.game)
+        levels = bot_names(live.row.game)
         if level not in levels:
             raise ApiError(400, "bad_request", f"bot level must be one of: {', '.join(levels)}")
         fill = body.get("fill", False)

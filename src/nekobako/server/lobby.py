@@ -10,13 +10,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from ..bots import bot_names
 from ..engine import game_names, get_game
 from ..store import ratings
 from .errors import ApiError
 from .hub import Hub, final_places
 from .live import LiveTable, rebuild
 from .requests import current_user, json_body, path_int, require_user
-from .seat_bots import bot_levels
 
 STATUSES = ("open", "running", "finished", "abandoned")
 
@@ -37,7 +37,7 @@ def installed_games() -> list[dict[str, Any]]:
                 "min_players": game.min_players,
                 "max_players": game.max_players,
                 "options": game.describe_options(),
-                "bots": bot_levels(game.name),
+                "bots": bot_names(game.name),
                 "messages": {kind: {"en": en, "ja": ja} for kind, (en, ja) in game.messages.items()},
             }
         )

@@ -12,30 +12,15 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..bots import bot_names, make_bot
 from ..engine import Action
 
 ISMCTS_SECONDS = 1.0
 
-try:  # the bots package is optional for the server: without it every bot plays at random
-    from ..bots import bot_names, make_bot
-except ImportError:  # pragma: no cover - only while the bots package is missing
-    bot_names = None
-    make_bot = None
-
-
-def bot_levels(game: str) -> list[str]:
-    """Levels the lobby offers for `game`, weakest first."""
-    if bot_names is None:
-        return ["random"]
-    try:
-        return list(bot_names(game))
-    except Exception:
-        return ["random"]
-
 
 def replacement_level(game: str) -> str:
     """The bot that takes over a seat whose player left: strong enough, and quick."""
-    return "greedy" if "greedy" in bot_levels(game) else "random"
+    return "greedy" if "greedy" in bot_names(game) else "random"
 
 
 class SeatBots:
@@ -47,9 +32,7 @@ class SeatBots:
     def _bot(self, game: str, level: str) -> Any:
         key = (game, level)
         if key not in self._bots:
-            if make_bot is None:
-                self._bots[key] = None
-            elif level == "ismcts":
+            if level == "ismcts":
                 self._bots[key] = make_bot(level, game=game, seconds=ISMCTS_SECONDS)
             else:
                 self._bots[key] = make_bot(level, game=game)
@@ -59,7 +42,4 @@ class SeatBots:
         self, game: str, level: str, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
         """Blocking: call through `asyncio.to_thread`."""
-        bot = self._bot(game, level)
-        if bot is None:
-            return rng.choice(list(legal))
-        return bot.choose(view, legal, rng)
+        return self._bot(game, level).choose(view, legal, rng)
