@@ -1,5 +1,5 @@
-"""Bot levels by name. Levels load lazily so that importing `nekobako.bots` stays cheap and a
-game still being written does not break the others."""
+"""Bot levels by name. Levels load lazily so that importing `nekobako.bots` stays cheap (the
+optimal bot's tables, ISMCTS, the games' modules load on first use)."""
 
 from __future__ import annotations
 
@@ -22,20 +22,6 @@ GREEDY_MODULES: dict[str, str] = {
 OPTIMAL_GAMES = ("shutbox",)
 
 
-def _greedy_available(game: str) -> bool:
-    module = GREEDY_MODULES.get(game)
-    return module is not None and _importable(module)
-
-
-def _importable(module: str) -> bool:
-    """False while a level's module (or the game it needs) is still being written."""
-    try:
-        importlib.import_module(module)
-    except ImportError:
-        return False
-    return True
-
-
 def bot_names(game: str | None = None) -> list[str]:
     """Levels available for `game` (all levels when None), weakest first: for the lobby and the CLI."""
     if game is None:
@@ -43,10 +29,10 @@ def bot_names(game: str | None = None) -> list[str]:
     if game not in game_names():
         raise InvalidOptions(f"unknown game {game!r}; games: {', '.join(game_names())}")
     names = ["random"]
-    if _greedy_available(game):
+    if game in GREEDY_MODULES:
         names.append("greedy")
     names.append("ismcts")
-    if game in OPTIMAL_GAMES and _importable("nekobako.bots.optimal"):
+    if game in OPTIMAL_GAMES:
         names.append("optimal")
     return names
 

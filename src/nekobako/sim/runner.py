@@ -20,6 +20,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots import make_bot
 from ..engine import Action, InvalidOptions, NekobakoError, get_game, play_out
 
 MAX_ACTIONS = 200_000
@@ -27,7 +28,7 @@ MAX_ACTIONS = 200_000
 
 
 class SimulationError(NekobakoError):
-    """A simulation that cannot run (unknown bot, bots not installed, a game that failed)."""
+    """A simulation that cannot run (bad bot parameters, a game that failed or never ended)."""
 
 
 def derive_seed(base: int, *path: int) -> int:
@@ -62,15 +63,9 @@ class BotSpec:
         return ":".join([self.level, *(f"{k}={v}" for k, v in self.params)])
 
     def make(self, game: str) -> Any:
-        """The bot, from `nekobako.bots` (a clear error when that level is not written yet)."""
-        try:
-            from ..bots import make_bot
-        except ImportError as exc:
-            raise SimulationError(f"bots are not available: {exc}") from None
+        """The bot (unknown levels and parameters raise `NekobakoError` subclasses)."""
         try:
             return make_bot(self.level, game=game, **dict(self.params))
-        except ImportError as exc:
-            raise SimulationError(f"bot {self.level!r} is not available for {game} yet: {exc}") from None
         except TypeError as exc:
             raise SimulationError(f"bot {self.label!r}: {exc}") from None
 
