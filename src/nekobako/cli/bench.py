@@ -87,7 +87,7 @@ WORDS = {
         "result": "判定",
         "pass": "合格",
         "fail": "不合格",
-        "missing": "未実装",
+        "missing": "測定不可",
     },
 }
 

@@ -1,8 +1,8 @@
 """Speed measurements behind `nekobako bench` (and the scripts in `benchmarks/`).
 
 Everything runs in this one process, pinned to one core where the OS allows it, so the figures
-say what one core of this machine does; each figure is the median of several repeats. A game,
-bot or solver that is not written yet is reported as missing instead of failing the run.
+say what one core of this machine does; each figure is the median of several repeats. A
+measurement that raises is reported as missing, with its reason, instead of failing the run.
 
 * throughput: random playouts through the public API (`new_game`, `legal_actions`, `apply`,
   `sample_chance`, i.e. `engine.random_playout`), in actions applied per second, chance included;
@@ -14,7 +14,6 @@ bot or solver that is not written yet is reported as missing instead of failing 
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import platform
 import random
@@ -122,27 +121,17 @@ def ismcts_rate(game: str, players: int, iterations: int, seed: int = 0) -> floa
     return getattr(bot, "last_iterations", iterations) / elapsed
 
 
-def _solver() -> Callable[[int], Any]:
-    """The Shut the Box solver, cold: a function of the tile count that solves from scratch."""
-    module = importlib.import_module("nekobako.games.shutbox.solver")
-    solve = getattr(module, "solve", None)
-    if solve is None:
-        raise RuntimeError("nekobako.games.shutbox.solver has no solve()")
-
-    def cold(tiles: int) -> Any:
-        for name in dir(module):  # drop memoized tables so each repeat measures a full solve
-            clear = getattr(getattr(module, name), "cache_clear", None)
-            if callable(clear):
-                clear()
-        return solve(tiles)
-
-    return cold
-
-
 def solver_seconds(tiles: int) -> float:
-    solve = _solver()
+    """Seconds to solve Shut the Box from scratch: the solver's memoized tables are dropped first,
+    so every repeat measures a full solve."""
+    from ..games.shutbox import solver
+
+    for name in dir(solver):
+        clear = getattr(getattr(solver, name), "cache_clear", None)
+        if callable(clear):
+            clear()
     start = time.perf_counter()
-    solve(tiles)
+    solver.solve(tiles)
     return time.perf_counter() - start
 
 
@@ -232,7 +221,7 @@ def run(settings: Settings = FULL, on_progress: Callable[[Step, int], None] | No
                 for repeat in range(step.repeats):
                     values.append(step.measure(repeat))
                     report(step, 1)
-            except Exception as exc:  # a game or bot not written yet must not stop the others
+            except Exception as exc:  # one failing figure must not stop the others
                 result["missing"][f"{step.section}.{step.key}"] = f"{type(exc).__name__}: {exc}"
                 report(step, step.repeats - len(values))
                 continue
