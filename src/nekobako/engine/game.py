@@ -136,6 +136,11 @@ class State(ABC):
     def is_chance(self) -> bool:
         return self.to_move == (CHANCE,)
 
+    def to_move_json(self) -> str | list[int]:
+        """`to_move` as views, summaries and the lobby write it: `"chance"` or a list of seats."""
+        to_move = self.to_move
+        return "chance" if to_move == (CHANCE,) else list(to_move)
+
     @abstractmethod
     def is_over(self) -> bool: ...
 
@@ -196,7 +201,7 @@ class State(ABC):
             "options": self.options.to_json(),
             "seat": seat,
             "seq": len(self.history),
-            "to_move": "chance" if to_move == (CHANCE,) else list(to_move),
+            "to_move": self.to_move_json(),
             "legal": [str(a) for a in self.legal_actions(seat)] if seat is not None and seat in to_move else [],
             "over": self.is_over(),
             "scores": self.scores(),

@@ -122,7 +122,7 @@ def summary(state: State) -> dict[str, Any]:
         "players": state.players,
         "options": state.options.to_json(),
         "over": state.is_over(),
-        "to_move": "chance" if to_move == (CHANCE,) else list(to_move),
+        "to_move": state.to_move_json(),
         "legal": {} if to_move == (CHANCE,) else {str(s): [str(a) for a in state.legal_actions(s)] for s in to_move},
         "scores": state.scores(),
         "round_scores": state.round_scores(),

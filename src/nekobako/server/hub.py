@@ -332,7 +332,7 @@ class Hub:
         seats = [replace(s) for s in live.row.seats]
         old = seats[seat]
         seats[seat] = SeatRow(seat, "bot", old.user_id, level, reason)
-        name = live.users.get(old.user_id, {}).get("name", f"player {old.user_id}")
+        name = live.user_name(old.user_id)
         notice = new_notice("replaced", seat, live.row.seq, {"reason": reason, "name": name, "bot": level})
         deadlines = {k: v for k, v in live.row.deadlines.items() if k != str(seat)}
         await self._persist(live, seat_rows=seats, values={"deadlines": deadlines}, new_notices=[notice])

@@ -58,9 +58,12 @@ class LiveTable:
         if seat.kind == "bot" and seat.replaced is None:
             return f"{seat.bot} bot"
         if seat.user_id is not None:
-            name = self.users.get(seat.user_id, {}).get("name", f"player {seat.user_id}")
+            name = self.user_name(seat.user_id)
             return name if seat.kind == "human" else f"{name} ({seat.bot} bot)"
         return None
+
+    def user_name(self, user_id: int) -> str:
+        return self.users.get(user_id, {}).get("name", f"player {user_id}")
 
     def names(self) -> list[str | None]:
         return [self.seat_name(s) for s in self.row.seats]
@@ -74,10 +77,7 @@ class LiveTable:
         game = get_game(row.game)
         online = self.connected_users()
         state = self.state
-        to_move: Any = []
-        if state is not None and row.status == "running":
-            moving = state.to_move
-            to_move = "chance" if moving == (CHANCE,) else list(moving)
+        to_move = state.to_move_json() if state is not None and row.status == "running" else []
         return {
             "id": row.id,
             "game": row.game,
