@@ -77,20 +77,15 @@ def parse_entry(text: str) -> tuple[int, str]:
     return CHANCE, text.strip()
 
 
-def new_state(record: Record) -> State:
-    try:
-        game = get_game(record.game)
-        return game.new_game(record.players, record.options)
-    except NekobakoError as exc:
-        raise BadRecord(str(exc)) from None
-
-
-def replay(record: Record | Mapping[str, Any] | str, *, state: State | None = None) -> State:
+def replay(record: Record | Mapping[str, Any] | str) -> State:
     """Rebuild the state a record describes. Raises `BadRecord` naming the first bad entry."""
     if not isinstance(record, Record):
         record = Record.from_json(record)
-    state = state or new_state(record)
-    game = state.game
+    try:
+        game = get_game(record.game)
+        state = game.new_game(record.players, record.options)
+    except NekobakoError as exc:
+        raise BadRecord(str(exc)) from None
     rng = random.Random(record.seed)
     for index, entry in enumerate(record.actions):
         seat, text = parse_entry(entry)
