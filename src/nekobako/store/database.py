@@ -27,7 +27,7 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def open_database(url: str, *, create: bool = True) -> Engine:
+def open_database(url: str) -> Engine:
     """An engine for `url` with the tables created (idempotent)."""
     url = normalize_url(url)
     try:
@@ -42,12 +42,11 @@ def open_database(url: str, *, create: bool = True) -> Engine:
     engine = create_engine(url, **kwargs)
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
-    if create:
-        try:
-            metadata.create_all(engine)
-        except Exception as exc:
-            engine.dispose()
-            raise DatabaseError(f"cannot open database {parsed.render_as_string(hide_password=True)}: {exc}") from None
+    try:
+        metadata.create_all(engine)
+    except Exception as exc:
+        engine.dispose()
+        raise DatabaseError(f"cannot open database {parsed.render_as_string(hide_password=True)}: {exc}") from None
     return engine
 
 
