@@ -21,7 +21,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ..engine import CHANCE, IllegalAction, MalformedAction, NekobakoError, State, get_game
+from ..engine import CHANCE, IllegalAction, MalformedAction, NekobakoError, State, get_game, parse_entry
 from ..sim.runner import BotSpec, derive_seed, parse_bots
 from .boards import number_text, render, seat_text
 from .simulate import parse_option_args
@@ -195,14 +195,11 @@ class TerminalGame:
             if lowered in ("log", "history"):
                 self.show_history()
                 continue
-            if ":" in text:  # a line copied from a record, "0: shut 7"
-                prefix, _, rest = text.partition(":")
-                if prefix.strip().isdigit():
-                    if int(prefix) != self.seat:
-                        self.say(self.t["not_you"].format(seat=self.seat), "red")
-                        continue
-                    text = rest.strip()
-            if text.isdigit():
+            actor, text = parse_entry(text)  # a line copied from a record reads "0: shut 7"
+            if actor != CHANCE and actor != self.seat:
+                self.say(self.t["not_you"].format(seat=self.seat), "red")
+                continue
+            if text.isascii() and text.isdigit():  # `isdigit` alone takes "²", which `int` refuses
                 n = int(text)
                 if not 1 <= n <= len(legal):
                     self.say(self.t["bad_number"].format(n=n, count=len(legal)), "red")
