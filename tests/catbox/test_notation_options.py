@@ -57,6 +57,10 @@ def test_deal_notation_is_canonical_sorted():
         "deal 1 2 | reveal 1 2 3",
         "deal 1 x 2",
         "x" * 300,
+        "play ² red",  # `str.isdigit` takes "²"; `int` raised a bare ValueError on it
+        "discard ²",
+        "start ²",
+        "play ٣ red",  # read as 3 before: not canonical notation
     ],
 )
 def test_malformed_text_is_refused_with_a_reason(text: str):

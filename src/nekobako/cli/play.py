@@ -21,7 +21,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ..engine import CHANCE, IllegalAction, MalformedAction, NekobakoError, State, get_game, parse_entry
+from ..engine import CHANCE, IllegalAction, MalformedAction, NekobakoError, State, get_game, is_number, parse_entry
 from ..sim.runner import BotSpec, derive_seed, parse_bots
 from .boards import number_text, render, seat_text
 from .simulate import parse_option_args
@@ -199,7 +199,7 @@ class TerminalGame:
             if actor != CHANCE and actor != self.seat:
                 self.say(self.t["not_you"].format(seat=self.seat), "red")
                 continue
-            if text.isascii() and text.isdigit():  # `isdigit` alone takes "²", which `int` refuses
+            if is_number(text):
                 n = int(text)
                 if not 1 <= n <= len(legal):
                     self.say(self.t["bad_number"].format(n=n, count=len(legal)), "red")

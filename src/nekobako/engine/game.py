@@ -248,6 +248,11 @@ def seat_name(seat: int, lang: str = "en", names: Sequence[str] | None = None) -
     return f"席{seat}" if lang == "ja" else f"Seat {seat}"
 
 
+def is_number(word: str) -> bool:
+    """ASCII digits only: `str.isdigit` also accepts `²` or `٣`, which `int` refuses or misreads."""
+    return word.isascii() and word.isdigit()
+
+
 def check_text(text: str) -> list[str]:
     """Split notation into words, refusing what is not plain text (shared by the parsers)."""
     if not isinstance(text, str):

@@ -11,7 +11,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..bots import bot_names
-from ..engine import game_names, get_game
+from ..engine import game_names, get_game, is_number
 from ..store import ratings
 from .errors import ApiError
 from .hub import Hub, final_places
@@ -140,8 +140,7 @@ async def replay_step(request: Request) -> JSONResponse:
     live = await _finished(request)
     raw = request.query_params.get("step", "")
     total = len(live.entries)
-    # ASCII digits only ("²" passes str.isdigit but not int), and few enough for int() to read
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 9) or int(raw) > total:
+    if not (is_number(raw) and len(raw) <= 9) or int(raw) > total:  # nine digits at most: no huge int()
         raise ApiError(400, "bad_request", f"step must be a whole number from 0 to {total}")
     step = int(raw)
     state, _ = await asyncio.to_thread(rebuild, live.row, live.entries[:step])

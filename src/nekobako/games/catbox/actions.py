@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...engine import MalformedAction, check_text
+from ...engine import MalformedAction, check_text, is_number
 from .layouts import COLOURS
 
 MAX_NUMBER = 9
@@ -127,7 +127,7 @@ _COLOUR_INDEX = {name: i for i, name in enumerate(COLOURS)}
 
 
 def _number(word: str, what: str, low: int = 1, high: int = MAX_NUMBER) -> int:
-    if not word.isdigit() or not (low <= int(word) <= high):
+    if not is_number(word) or not (low <= int(word) <= high):
         raise MalformedAction(f"{what} must be a number from {low} to {high}, not {word!r}")
     return int(word)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...engine import MalformedAction, check_text
-from .cards import CATLETON, MAX_NUMBER, MITCH, card_text, is_number, parse_card
+from ...engine import MalformedAction, check_text, is_number
+from .cards import CATLETON, MAX_NUMBER, MITCH, card_text, parse_card
 
 # action kinds (dispatch codes)
 START, DEAL, ROLL, SPARE, PLAY, BURY, PASS, GIVE, DISCARD, KEEP = range(10)

@@ -7,7 +7,7 @@ in the game has `SLOTS` entries (index 0 is unused: there is no plain 0 card).
 
 from __future__ import annotations
 
-from ...engine import MalformedAction
+from ...engine import MalformedAction, is_number
 
 MAX_NUMBER = 20
 MITCH = 21
@@ -25,11 +25,6 @@ def card_text(card: int) -> str:
 
 def card_json(card: int) -> int | str:
     return _TEXT.get(card) or card
-
-
-def is_number(word: str) -> bool:
-    """ASCII digits only: `str.isdigit` also accepts `²` or `٣`, which `int` refuses or misreads."""
-    return word.isascii() and word.isdigit()
 
 
 def parse_card(word: str) -> int:
