@@ -9,6 +9,9 @@ from __future__ import annotations
 from ...engine import OptionSpec
 
 TILE_COUNTS = (9, 10, 12)
+SCORINGS = ("total", "count", "digits")
+MAX_CLOSE = (3, 2, "any")
+ONE_DIE_RULES = ("max6", "sum6", "never")
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
@@ -21,7 +24,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "scoring",
         "total",
-        ("total", "count", "digits"),
+        SCORINGS,
         help_en="Penalty per round: sum of the open tiles, their number, or the open tiles read as one number.",
         help_ja="ラウンドごとの減点：残った数字の合計、残り枚数、または残った数字を左から並べた数。",
         labels={
@@ -55,7 +58,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "max_close",
         3,
-        (3, 2, "any"),
+        MAX_CLOSE,
         help_en="Research option: how many tiles one roll may close (3 on the arena).",
         help_ja="研究用：1回の出目で倒せるタイルの最大数（BGAでは3）。",
         labels={3: ("Up to 3", "3枚まで"), 2: ("Up to 2", "2枚まで"), "any": ("Any number", "制限なし")},
@@ -63,7 +66,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "one_die",
         "max6",
-        ("max6", "sum6", "never"),
+        ONE_DIE_RULES,
         help_en="Research option: when one die may be rolled — every open tile ≤ 6 (arena), open tiles sum ≤ 6, never.",
         help_ja="研究用：ダイス1個を選べる条件 — 残りが全て6以下（BGA）、残りの合計が6以下、選べない。",
         labels={

@@ -24,15 +24,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from ...engine import InvalidOptions
+from ...engine import InvalidOptions, is_number
 from .actions import ROLL, ROLL_ONE, Roll, Shut
-from .options import TILE_COUNTS
+from .options import MAX_CLOSE, ONE_DIE_RULES, SCORINGS, TILE_COUNTS
 from .tables import ONE_DIE_TOTALS, TOTAL_BITS, TWO_DICE_TOTALS, penalty_table, tables, tiles_mask
 
 OBJECTIVES = ("shut", "score")
-SCORINGS = ("total", "count", "digits")
-MAX_CLOSE = (3, 2, "any")
-ONE_DIE_RULES = ("max6", "sum6", "never")
 _EPS = 1e-12
 
 
@@ -127,7 +124,7 @@ def check(tiles: int, objective: str, scoring: str, max_close: int | str, one_di
 
 def parse_max_close(text: str | int) -> int | str:
     """`"3"` → 3, `"any"` → "any" (command line and JSON spellings)."""
-    if isinstance(text, str) and text.strip().isdigit():
+    if isinstance(text, str) and is_number(text.strip()):
         return int(text)
     return text
 
