@@ -29,7 +29,7 @@ from .clock import decision_seconds, parse_clock
 from .drivers import drive_bots, watch_clock
 from .elo import elo_update, placements
 from .errors import ApiError, Refusal
-from .live import LiveTable, fill_chance, new_notice, rebuild
+from .live import LiveTable, draw_chance_steps, new_notice, rebuild
 from .seat_bots import SeatBots, replacement_level
 
 log = logging.getLogger("nekobako.server")
@@ -246,7 +246,7 @@ class Hub:
             row = live.row
             state = get_game(row.game).new_game(row.players, row.options)
             tracker = ChoiceTracker(row.players)
-            entries = fill_chance(state, tracker, row.seed, 0)
+            entries = draw_chance_steps(state, tracker, row.seed, 0)
             deadlines = self._deadlines(live, state, None, tracker)
             notices = [new_notice("started", None, len(entries), {})]
             values = {"status": "running", "started_at": now(), "seq": len(entries), "deadlines": deadlines}
@@ -298,7 +298,7 @@ class Hub:
                 raise Refusal("illegal", str(exc)) from None
             seq_after = live.row.seq + 1
             new_tracker.update(new_state, seat, seq_after)
-            entries = [format_entry(seat, action), *fill_chance(new_state, new_tracker, live.row.seed, seq_after)]
+            entries = [format_entry(seat, action), *draw_chance_steps(new_state, new_tracker, live.row.seed, seq_after)]
             values: dict[str, Any] = {
                 "seq": live.row.seq + len(entries),
                 "deadlines": self._deadlines(live, new_state, tracker, new_tracker),

@@ -121,9 +121,10 @@ def chance_rng(seed: int, seq: int) -> random.Random:
     return random.Random(f"{seed}:chance:{seq}")
 
 
-def fill_chance(state: State, tracker: ChoiceTracker, seed: int, seq: int) -> list[str]:
+def draw_chance_steps(state: State, tracker: ChoiceTracker, seed: int, seq: int) -> list[str]:
     """Sample every pending chance step (the first one would be stored at `seq`); returns the
-    record entries written."""
+    record entries written. Unlike `engine.fill_chance` (one generator for the whole game), each
+    step draws from `chance_rng(seed, its seq)`, so a restarted server needs no generator state."""
     entries = []
     while state.is_chance():
         outcome = state.sample_chance(chance_rng(seed, seq + len(entries)))
