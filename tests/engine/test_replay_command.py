@@ -69,7 +69,7 @@ def test_a_bad_action_exits_non_zero_naming_action_index_and_why(tmp_path):
     assert "action 3 '0: shut 2 4'" in done.stderr and "not the dice total 7" in done.stderr
     malformed = run("replay", write(tmp_path, {**FINISHED, "actions": ["start 0", "0: shut two"]}), "--json")
     assert malformed.returncode != 0
-    assert "action 1 '0: shut two'" in malformed.stderr and "must be numbers" in malformed.stderr
+    assert "action 1 '0: shut two'" in malformed.stderr and "must be written in digits" in malformed.stderr
 
 
 def test_unreadable_or_invalid_files_are_refused(tmp_path):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ...engine import MalformedAction, check_text
+from ...engine import MalformedAction, check_text, is_number
 
 MAX_TILE = 12
 
@@ -152,10 +152,9 @@ def _tiles_mask(tiles: tuple[int, ...]) -> int:
 
 
 def _numbers(words: list[str], what: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(w) for w in words)
-    except ValueError:
-        raise MalformedAction(f"{what} must be numbers, not {' '.join(words)!r}") from None
+    if not all(map(is_number, words)):  # plain digits: int() would also take '+7', '1_0', '٣'
+        raise MalformedAction(f"{what} must be written in digits, not {' '.join(words)!r}")
+    return tuple(int(w) for w in words)
 
 
 def parse_action(text: str) -> Action:
@@ -177,5 +176,5 @@ def parse_action(text: str) -> Action:
     if verb == "start":
         if len(rest) != 1:
             raise MalformedAction("write the start player's seat: 'start 0'")
-        return Start(_numbers(rest, "the seat")[0])
+        return Start(_numbers(rest, "the seat number")[0])
     raise MalformedAction(f"unknown action {words[0]!r}; Shut the Box knows roll, shut, dice and start")
