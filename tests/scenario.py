@@ -21,3 +21,25 @@ def refused(state: State, seat: int, text: str, error: type[Exception] = Illegal
         state.act(seat, text)
     assert state.full_view() == before and state.history == history
     return str(info.value)
+
+
+def legal(state: State, seat: int) -> list[str]:
+    """The legal actions of `seat`, in notation."""
+    return [str(a) for a in state.legal_actions(seat)]
+
+
+CATOPOMP_ROUND_1 = [
+    "start 0",
+    "deal 1 2 3 4 5 | 6 7 8 9 10",
+    "dice 1 1 1",
+    "0: play 1 2 3",
+    "0: bury 4",
+    "1: pass",
+    "0: keep",
+    "0: play 5",
+    "1: pass",
+    "0: keep",
+    "0: hell 4",
+]
+"""Catopomp, two players, five cards each (`hand_size=5`): seat 0 sheds everything, seat 1 is left
+holding cards, loses a gem (2 → 1) and so holds a spare die in round 2."""

@@ -14,17 +14,14 @@ import scenario
 from nekobako.engine import CHANCE, BadRecord, InvalidOptions, MalformedAction, replay
 from nekobako.games.catopomp import GAME, CatopompState
 from nekobako.games.catopomp.cards import card_text
-from scenario import refused
+from scenario import CATOPOMP_ROUND_1 as ROUND_1
+from scenario import legal, refused
 
 
 def run(players: int, actions: list[str], **options: Any) -> CatopompState:
     state = scenario.run("catopomp", players, actions, **options)
     assert isinstance(state, CatopompState)
     return state
-
-
-def legal(state: CatopompState, seat: int) -> list[str]:
-    return [str(a) for a in state.legal_actions(seat)]
 
 
 def table(state: CatopompState) -> dict[str, Any]:
@@ -259,20 +256,6 @@ def test_boost_two_dice_once_per_round_and_dice_return_next_round() -> None:
 
 
 # -- §6 spare dice ------------------------------------------------------------------------------------------
-
-ROUND_1 = [
-    "start 0",
-    "deal 1 2 3 4 5 | 6 7 8 9 10",
-    "dice 1 1 1",
-    "0: play 1 2 3",
-    "0: bury 4",
-    "1: pass",
-    "0: keep",
-    "0: play 5",
-    "1: pass",
-    "0: keep",
-    "0: hell 4",
-]  # seat 1 loses a gem (2 → 1) and holds a spare die in round 2
 
 
 def test_spare_die_alone_and_its_limits() -> None:

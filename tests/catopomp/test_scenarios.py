@@ -11,7 +11,8 @@ import pytest
 import scenario
 from nekobako.engine import BadRecord, IllegalAction, MalformedAction
 from nekobako.games.catopomp import GAME, CatopompState
-from scenario import refused
+from scenario import CATOPOMP_ROUND_1 as ROUND_1
+from scenario import legal, refused
 
 
 def run(players: int, actions: list[str], **options: Any) -> CatopompState:
@@ -23,26 +24,6 @@ def run(players: int, actions: list[str], **options: Any) -> CatopompState:
 def table_text(state: CatopompState) -> str | None:
     view = state.view(None)
     return view["table"]["text"] if view["table"] else None
-
-
-def legal(state: CatopompState, seat: int) -> list[str]:
-    return [str(a) for a in state.legal_actions(seat)]
-
-
-# Two players, five cards each; seat 0 sheds everything, seat 1 is left holding cards.
-ROUND_1 = [
-    "start 0",
-    "deal 1 2 3 4 5 | 6 7 8 9 10",
-    "dice 1 1 1",
-    "0: play 1 2 3",
-    "0: bury 4",
-    "1: pass",
-    "0: keep",
-    "0: play 5",
-    "1: pass",
-    "0: keep",
-    "0: hell 4",
-]
 
 
 def test_four_card_run_beats_three_card_set() -> None:
