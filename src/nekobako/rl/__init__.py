@@ -1,0 +1,18 @@
+"""Research adapters: every game as a PettingZoo AEC env, a Gymnasium env and an OpenSpiel game.
+
+Install with `pip install nekobako[rl]`. Importing this package registers the Gymnasium envs
+`nekobako/ShutTheBox-v0`, `nekobako/CatInTheBox-v0` and `nekobako/Catopomp-v0`; OpenSpiel games
+are registered by `nekobako.rl.openspiel.register()` (OpenSpiel is a separate install). The
+adapters are generic: action ids, tensors and chance come from each game's `encoding.py`.
+See docs/research.md.
+"""
+
+from __future__ import annotations
+
+from ..engine.encoding import Encoding, encoding, encoding_for
+from .gymnasium import GYM_IDS, NekobakoEnv, register_envs
+from .table import Table
+
+register_envs()
+
+__all__ = ["GYM_IDS", "Encoding", "NekobakoEnv", "Table", "encoding", "encoding_for", "register_envs"]
