@@ -22,8 +22,11 @@ from rich.table import Table
 from rich.text import Text
 
 from ..engine import CHANCE, IllegalAction, MalformedAction, NekobakoError, State, get_game, is_number, parse_entry
+from ..rules import RulesNotFound, phase_section
+from ..rules import load as load_rules
 from ..sim.runner import BotSpec, derive_seed, parse_bots
 from .boards import number_text, render, seat_text
+from .rules import rules_markdown
 from .simulate import parse_option_args
 
 TEXT = {
@@ -32,10 +35,13 @@ TEXT = {
         "bot": "Bot {seat} ({label})",
         "chance": "chance",
         "header": "{title} · {players} players · seed {seed} · you are seat {seat}",
-        "prompt": "Your move (number or notation, ? for help): ",
+        "prompt": "Your move (number or notation; ? rules, help commands): ",
         "legal": "Your legal actions:",
         "help": "Type the number of an action or its notation (e.g. {example}). "
+        "'rules' (or '?') shows the rules of the current phase, 'rules all' all of them, 'rules ANCHOR' one section; "
         "'board' redraws the board, 'log' shows the history, 'quit' saves the record and stops.",
+        "rules_more": "'rules all': the whole rules · 'rules SECTION': one section, e.g. 'rules {example}' · "
+        "'help': the commands",
         "bad_number": "There is no action numbered {n}; choose 1–{count}.",
         "malformed": "Not understood: {reason}",
         "illegal": "Not allowed: {reason}",
@@ -56,10 +62,13 @@ TEXT = {
         "bot": "ボット{seat} ({label})",
         "chance": "偶然",
         "header": "{title} · {players}人 · シード {seed} · あなたは席{seat}",
-        "prompt": "あなたの手 (番号か記法、? でヘルプ): ",
+        "prompt": "あなたの手 (番号か記法。? でルール、help でコマンド): ",
         "legal": "選べる手:",
         "help": "手の番号か記法 (例: {example}) を入力してください。"
+        "'rules'（または '?'）で今のフェイズのルール、'rules all' でルール全体、'rules 節の名前' でその節を表示、"
         "'board' で盤面を再表示、'log' で履歴、'quit' で記録を保存して終了します。",
+        "rules_more": "'rules all'：ルール全体 · 'rules 節の名前'：その節（例 'rules {example}'） · "
+        "'help'：コマンドの一覧",
         "bad_number": "{n} 番の手はありません。1–{count} から選んでください。",
         "malformed": "理解できません: {reason}",
         "illegal": "その手は打てません: {reason}",
@@ -155,6 +164,21 @@ class TerminalGame:
             table.add_row(str(i), self.t["chance"] if actor == CHANCE else self.names[actor], text)
         self.console.print(table)
 
+    def show_rules(self, which: str) -> None:
+        """The rules section of the current phase (`which` empty), the whole text (`all`) or one section."""
+        book = load_rules(self.game.name, self.lang)
+        try:
+            if which == "all":
+                text = book.markdown
+            else:
+                text = book.section(which or phase_section(self.state.view(self.seat))).markdown
+        except RulesNotFound as exc:
+            self.say(str(exc), "red")
+            return
+        self.console.rule()
+        self.console.print(rules_markdown(text))
+        self.say(self.t["rules_more"].format(example=book.anchors()[-2]), "dim")
+
     # -- moves -----------------------------------------------------------------------------------
     def read_line(self) -> str:
         self.console.print(self.t["prompt"], end="", markup=False, highlight=False)
@@ -182,7 +206,10 @@ class TerminalGame:
             if not text:
                 continue
             lowered = text.lower()
-            if lowered in ("?", "help", "h"):
+            if lowered in ("?", "rules") or lowered.startswith("rules "):
+                self.show_rules("" if lowered == "?" else lowered.removeprefix("rules").strip())
+                continue
+            if lowered in ("help", "h"):
                 self.say(self.t["help"].format(example=str(legal[0]) if legal else "…"))
                 continue
             if lowered in ("quit", "exit", "q"):

@@ -36,6 +36,7 @@ from .tables import (
 if TYPE_CHECKING:
     from .game import ShutTheBox
 
+PHASE_NAMES = ("play", "over")  # the view's `phase`: rounds of turns until the game ends
 CHANCE_ONLY = (CHANCE,)
 NOBODY: tuple[int, ...] = ()
 
@@ -405,6 +406,7 @@ class ShutState(State):
         if not self._sim and self._order and not self._over:
             current = self._order[self._turn]
         return {
+            "phase": PHASE_NAMES[1] if self._over else PHASE_NAMES[0],
             "round": self._round,
             "start_player": None if self._start < 0 else self._start,
             "order": list(self._order),
