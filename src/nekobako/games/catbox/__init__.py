@@ -1,5 +1,5 @@
 """Cat in the Box (2–5 players): trick-taking with colourless cards whose colour is fixed when
-played, on a shared research board. Rules: `shared/rules/cat_in_the_box.md`; decisions and
+played, on a shared research board. Rules: `nekobako/rules/en/catbox.md`; decisions and
 notation: `docs/catbox.md`.
 
 Layout of this package: `layouts` (components and boards as data), `actions` (notation),

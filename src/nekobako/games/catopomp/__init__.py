@@ -1,4 +1,4 @@
-"""Catopomp: heaven hands, public hell areas, dice boosts and soul gems (rules/catopomp.md)."""
+"""Catopomp: heaven hands, public hell areas, dice boosts and soul gems (nekobako/rules/en/catopomp.md)."""
 
 from .game import GAME, CatopompGame
 from .state import CatopompState

@@ -1,6 +1,6 @@
 """Catopomp as a `Game`: shape, options, notation, event words, redaction, determinization.
 
-A climbing / shedding card game for 2–4 players (rules/catopomp.md). Hidden information: the
+A climbing / shedding card game for 2–4 players (nekobako/rules/en/catopomp.md). Hidden information: the
 hands, the undealt cards, and spare-die faces while their owners are still choosing. Chance:
 the first start player, the deal (sampled; too many to list) and the central dice (listed as
 sorted face multisets with their probabilities).
