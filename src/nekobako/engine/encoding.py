@@ -70,6 +70,8 @@ class Encoding(ABC):
     players: int
     options: Options
     layout: Layout
+    card_ids: int = 0
+    """Card values a deal draws from (chance ids `len(chance_actions) + card`, card < card_ids)."""
 
     def __init__(self, game: Game, players: int, options: Options):
         self.game = game
@@ -82,6 +84,9 @@ class Encoding(ABC):
             raise AssertionError(f"{game.name}: two action ids share one notation")
         self.chance_actions: tuple[Action, ...] = tuple(self.enumerate_chance())
         self.chance_ids: dict[str, int] = {str(a): i for i, a in enumerate(self.chance_actions)}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
+        return self  # immutable once built: copies of a game share it
 
     # -- action ids ------------------------------------------------------------------------------
     @abstractmethod
@@ -154,13 +159,18 @@ class Encoding(ABC):
         """Chance outcomes listed with ids (start player, dice); cards dealt are `deck` ids."""
         return ()
 
-    def deck(self, state: State) -> tuple[int, ...] | None:
-        """The cards to deal, one chance step each, when chance is dealing now; else None."""
+    def deck(self, state: State) -> tuple[tuple[int, ...], int] | None:
+        """When chance deals now: the cards the deal is drawn from and how many are drawn (one
+        chance step each, `card` being the chance id `len(chance_actions) + card`); else None."""
         return None
 
     def deal_from(self, state: State, cards: Sequence[int]) -> Action:
         """The deal action for `cards` drawn in order (the first hand's cards first)."""
         raise NotImplementedError
+
+    @abstractmethod
+    def max_length(self) -> int:
+        """An upper bound on the number of steps of one game, counting each card dealt as one."""
 
 
 def event_text(event: Event) -> str:

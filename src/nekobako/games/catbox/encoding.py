@@ -203,8 +203,15 @@ class CatboxEncoding(Encoding):
             return f"{seat}: {DISCARDS[state.discards[seat]]}"
         return ""
 
-    def deck(self, state: CatboxState) -> tuple[int, ...] | None:  # type: ignore[override]
-        return self.table.deck_cards if state.phase == 1 else None
+    def deck(self, state: CatboxState) -> tuple[tuple[int, ...], int] | None:  # type: ignore[override]
+        cards = self.table.deck_cards
+        return (cards, len(cards)) if state.phase == 1 else None
+
+    card_ids = 10
+
+    def max_length(self) -> int:
+        setup, n = self.table.setup, self.players
+        return 1 + n * (len(self.table.deck_cards) + 2 * n + setup.tricks * n)
 
     def deal_from(self, state: CatboxState, cards: Sequence[int]) -> Deal:  # type: ignore[override]
         setup = self.table.setup

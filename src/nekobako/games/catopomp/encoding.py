@@ -228,8 +228,18 @@ class CatopompEncoding(Encoding):
         return out
 
     # -- chance ----------------------------------------------------------------------------------
-    def deck(self, state: CatopompState) -> tuple[int, ...] | None:  # type: ignore[override]
-        return self.rules.pool if state.phase == 1 else None
+    def deck(self, state: CatopompState) -> tuple[tuple[int, ...], int] | None:  # type: ignore[override]
+        return (self.rules.pool, self.players * self.rules.hand_size) if state.phase == 1 else None
+
+    card_ids = SLOTS
+
+    def max_length(self) -> int:
+        """Rounds end with a lost gem; between two plays each other seat passes at most once and
+        may be given a hell card, and every play or bury moves a card towards the table."""
+        n, rules = self.players, self.rules
+        rounds = n * (rules.gems - 1) + 1
+        cards = n * rules.hand_size
+        return 1 + rounds * (cards + 1 + n + cards * (2 + 2 * n))
 
     def deal_from(self, state: CatopompState, cards: Sequence[int]) -> A.Deal:  # type: ignore[override]
         size = self.rules.hand_size

@@ -16,6 +16,7 @@ import numpy as np
 from ...engine import Game, Options
 from ...engine.encoding import Encoding, Layout
 from .actions import ROLL, ROLL_ONE, Action, Dice, Shut, Start
+from .options import ELIMINATION_AT, ROUND_LIMIT
 from .state import CHANCE_ONLY, ShutState
 from .tables import max_tiles
 
@@ -66,6 +67,12 @@ class ShutboxEncoding(Encoding):
     def legal_ids(self, state: ShutState, seat: int) -> list[int]:  # type: ignore[override]
         ids = self.ids
         return [ids[a._text] for a in state.legal_actions(seat)]
+
+    def max_length(self) -> int:
+        """Every round but the last costs each seat at least 1 penalty point (or the game ends)."""
+        limit = ROUND_LIMIT.get((self.options.scoring, self.options.length))
+        rounds = limit or ELIMINATION_AT[(self.options.scoring, self.options.length)]
+        return 1 + rounds * self.players * (3 * self.tiles + 2)
 
     def observe(self, state: ShutState, seat: int, out: Any) -> None:  # type: ignore[override]
         at, n, t = self.layout.at, self.players, self.tiles

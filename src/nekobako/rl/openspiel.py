@@ -1,0 +1,262 @@
+"""OpenSpiel: `register()` makes `nekobako_shutbox`, `nekobako_catbox` and `nekobako_catopomp`
+loadable with `pyspiel.load_game("nekobako_catbox", {"players": 4, "side": "purple"})`.
+
+* Actions are the encoding's ids. Chance is explicit as in OpenSpiel's card games: a deal is one
+  chance step per card, each card with its probability among those left (chance id
+  `len(encoding.chance_actions) + card`); the start player and dice are listed outcomes with
+  their probabilities. Simultaneous decisions are taken in seat order, hidden from later seats.
+* The information state of a seat is the encoding's perfect-recall string: every history entry
+  as that seat reads it, public events, its pending private choice. It is built incrementally as
+  actions are applied. The observation is the encoding's tensor; its string is the position part
+  of the seat's view, as JSON.
+* `resample_from_infostate` asks the game's `determinize` for a world consistent with the seat's
+  view, so OpenSpiel's own ISMCTS runs on these games. In a resampled world, what the other seats
+  saw before the sample reads as public only (the sample fixes cards, not their past).
+
+OpenSpiel is a separate install (`pip install nekobako[rl]` brings it).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from ..engine import CHANCE, Game, State, get_game
+from ..engine.encoding import Encoding, encoding_for, merged_lines
+
+DEFAULT_PLAYERS = {"shutbox": 2, "catbox": 4, "catopomp": 4}
+_HIDDEN_VIEW_KEYS = ("history", "events", "seq", "legal")
+
+
+def short_name(game: str) -> str:
+    return f"nekobako_{game}"
+
+
+def _parameters(game: Game) -> dict[str, Any]:
+    """OpenSpiel parameters: `players`, then each option typed as its choices are; options whose
+    default depends on the player count (or that are not a single type) are text, "" = default."""
+    spec: dict[str, Any] = {"players": DEFAULT_PLAYERS[game.name]}
+    for option in game.option_specs:
+        choices = option.choices or ()
+        types = {type(c) for c in choices}
+        if not callable(option.default) and len(types) == 1 and types <= {bool, int, str}:
+            spec[option.name] = option.default
+        else:
+            spec[option.name] = ""
+    return spec
+
+
+def _game_type(game: Game) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=short_name(game.name),
+        long_name=f"nekobako {game.title['en']}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=game.max_players,
+        min_num_players=game.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_parameters(game),
+    )
+
+
+class NekobakoGame(pyspiel.Game):  # type: ignore[misc]
+    """One nekobako game at one table size and options, as OpenSpiel sees it."""
+
+    def __init__(self, game: Game, game_type: pyspiel.GameType, params: dict[str, Any] | None = None):
+        params = dict(params or {})
+        players = int(params.get("players", DEFAULT_PLAYERS[game.name]))
+        raw = {k: v for k, v in params.items() if k != "players" and v != ""}
+        options = game.options(raw, players)
+        self.nekobako = game
+        self.encoding: Encoding = encoding_for(game.name, players, options)
+        enc = self.encoding
+        info = pyspiel.GameInfo(
+            num_distinct_actions=enc.num_actions,
+            max_chance_outcomes=len(enc.chance_actions) + enc.card_ids,
+            num_players=players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=enc.max_length(),
+        )
+        super().__init__(game_type, info, params)
+
+    def new_initial_state(self) -> NekobakoState:
+        enc = self.encoding
+        return NekobakoState(self, self.nekobako.new_initial_state(enc.players, enc.options))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return Observer(self.encoding, perfect_recall)
+
+
+class Progress:
+    """The mutable part of a state: the engine state, the cards of a deal being drawn, and the
+    information lines of each seat then of a spectator (what everyone saw). pyspiel clones a
+    Python state by deep-copying its attributes; this copies itself with `State.clone`."""
+
+    __slots__ = ("dealt", "engine", "lines", "seen_events", "seen_history")
+
+    def __init__(self, engine: State, lines: list[list[str]]):
+        self.engine = engine
+        self.dealt: list[int] = []
+        self.lines = lines
+        self.seen_history = len(engine.history)
+        self.seen_events = len(engine.events)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Progress:
+        new = Progress(self.engine.clone(), [list(lines) for lines in self.lines])
+        new.dealt = list(self.dealt)
+        new.seen_history, new.seen_events = self.seen_history, self.seen_events
+        return new
+
+
+class NekobakoState(pyspiel.State):  # type: ignore[misc]
+    """An OpenSpiel state over one engine state (see `Progress`)."""
+
+    def __init__(self, game: NekobakoGame, engine: State, lines: list[list[str]] | None = None):
+        super().__init__(game)
+        self.enc = game.encoding
+        self.p = Progress(engine, lines if lines is not None else [[] for _ in range(self.enc.players + 1)])
+
+    # -- the game tree ------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        to_move = self.p.engine.to_move
+        if not to_move:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(pyspiel.PlayerId.CHANCE) if to_move[0] == CHANCE else to_move[0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self.enc.legal_ids(self.p.engine, player))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        enc = self.enc
+        deck = enc.deck(self.p.engine)
+        if deck is not None:
+            left = Counter(deck[0])
+            left.subtract(self.p.dealt)
+            total = sum(left.values())
+            base = len(enc.chance_actions)
+            return [(base + card, count / total) for card, count in sorted(left.items()) if count > 0]
+        outcomes = self.p.engine.chance_outcomes() or ()
+        ids = enc.chance_ids
+        return sorted((ids[str(a)], p) for a, p in outcomes)
+
+    def _apply_action(self, action: int) -> None:
+        enc, engine = self.enc, self.p.engine
+        to_move = engine.to_move
+        if to_move and to_move[0] == CHANCE:
+            deck = enc.deck(engine)
+            if deck is not None:
+                self.p.dealt.append(action - len(enc.chance_actions))
+                if len(self.p.dealt) < deck[1]:
+                    return
+                engine.apply(CHANCE, enc.deal_from(engine, self.p.dealt))
+                self.p.dealt = []
+            else:
+                engine.apply(CHANCE, enc.chance_actions[action])
+        else:
+            engine.apply(to_move[0], enc.actions[action])
+        self._record()
+
+    def _record(self) -> None:
+        """Append what each seat (and a spectator) saw of the newly applied entries and events."""
+        engine, game = self.p.engine, self.enc.game
+        history, events = engine.history, engine.events
+        for viewer, lines in enumerate(self.p.lines):
+            seat = viewer if viewer < self.enc.players else None
+            lines.extend(
+                text for _, text in merged_lines(game, history, self.p.seen_history, events, self.p.seen_events, seat)
+            )
+        self.p.seen_history, self.p.seen_events = len(history), len(events)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        enc = self.enc
+        if player == pyspiel.PlayerId.CHANCE:
+            base = len(enc.chance_actions)
+            return f"card {action - base}" if action >= base else str(enc.chance_actions[action])
+        return enc.texts[action]
+
+    def is_terminal(self) -> bool:
+        return bool(self.p.engine.is_over())
+
+    def returns(self) -> list[float]:
+        return self.p.engine.returns() if self.p.engine.is_over() else [0.0] * self.enc.players
+
+    def __str__(self) -> str:
+        return "\n".join(self.p.lines[-1][-12:]) or self.enc.header(None)
+
+    # -- information --------------------------------------------------------------------------------
+    def information_string(self, player: int) -> str:
+        lines = [self.enc.header(player), *self.p.lines[player]]
+        tail = self.enc.pending(self.p.engine, player)
+        if tail:
+            lines.append(tail)
+        return "\n".join(lines)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> NekobakoState:
+        """A world `player_id` cannot tell from this one, sampled by the game's `determinize`."""
+        if self.p.dealt:
+            raise pyspiel.SpielError("cannot resample in the middle of a deal")
+        rng = random.Random(int(probability_sampler() * 2**53))
+        world = self.enc.game.determinize(self.p.engine.view(player_id), rng)
+        lines = [list(self.p.lines[-1]) for _ in self.p.lines]
+        lines[player_id] = list(self.p.lines[player_id])
+        return NekobakoState(self.get_game(), world, lines)
+
+
+class Observer:
+    """OpenSpiel's PyObserver: the encoding's tensor; strings are the perfect-recall information
+    state (`perfect_recall`) or the position part of the seat's view."""
+
+    def __init__(self, encoding: Encoding, perfect_recall: bool):
+        self.encoding = encoding
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(encoding.size, np.float32)
+        self.dict = {f.name: self.tensor[f.offset : f.offset + f.size] for f in encoding.layout.fields}
+
+    def set_from(self, state: NekobakoState, player: int) -> None:
+        self.encoding.observe(state.p.engine, player, self.tensor)
+
+    def string_from(self, state: NekobakoState, player: int) -> str:
+        if self.perfect_recall:
+            return state.information_string(player)
+        view = state.p.engine.view(player)
+        position = {k: v for k, v in view.items() if k not in _HIDDEN_VIEW_KEYS}
+        return json.dumps(position, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def register() -> list[str]:
+    """Register every nekobako game with pyspiel (again is harmless); returns the short names."""
+    from ..engine import game_names
+
+    names = []
+    registered = set(pyspiel.registered_names())
+    for name in game_names():
+        game = get_game(name)
+        game_type = _game_type(game)
+        if game_type.short_name not in registered:
+            pyspiel.register_game(game_type, _factory(game, game_type))
+        names.append(game_type.short_name)
+    return names
+
+
+def _factory(game: Game, game_type: pyspiel.GameType) -> type[NekobakoGame]:
+    """A class per game: pyspiel keeps the factory until the interpreter exits, and a class (as
+    OpenSpiel's own Python games register) is released cleanly where a closure is not."""
+
+    def __init__(self: NekobakoGame, params: dict[str, Any] | None = None) -> None:
+        NekobakoGame.__init__(self, game, game_type, params)
+
+    return type(f"Nekobako{game.name.capitalize()}Game", (NekobakoGame,), {"__init__": __init__})
