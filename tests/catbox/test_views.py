@@ -112,3 +112,84 @@ def test_purple_layout_in_view():
     assert layout["side"] == "purple"
     assert layout["numbers"][1] == [3, 4, 5, 6, 7, 8, 9, 1, 2]
     assert sorted(layout["numbers"][3]) == list(range(1, 10))
+
+
+# -- what just happened: `last_trick` and `last_round` -------------------------------------------------
+
+# Two players: seat 0 holds the 1s and 2s, seat 1 the 3s and 4s; the 5s are in the centre. Seat 0
+# wins tricks 1–3, seat 1 tricks 4–5 with red, then cannot lead trick 6 (red 3 and 4 taken, blue and
+# yellow X uncovered, green 3 and 4 taken): a paradox, seat 1 showing 3 4 4 4.
+ROUND = [
+    "start 0",
+    "deal 1 1 1 1 1 2 2 2 2 2 | 3 3 3 3 3 4 4 4 4 4 | reveal 5 5 5 | hidden 5 5",
+    "0: discard 1",
+    "1: discard 3",
+    "0: play 1 blue", "1: play 3 yellow",
+    "0: play 2 blue", "1: play 4 green",
+    "0: play 1 yellow", "1: play 3 green",
+    "0: play 2 yellow", "1: play 3 red",
+    "1: play 4 red", "0: play 1 green",
+]  # fmt: skip
+
+
+def played(actions: list[str]):
+    return replay({"game": "catbox", "players": 2, "options": {}, "seed": 0, "actions": actions})
+
+
+def test_a_completed_trick_stays_in_the_view_with_its_winner_until_the_next_one():
+    state = played(ROUND[:12])  # trick 4 just completed: red 3 beats yellow 2
+    for seat in (0, 1, None):
+        view = state.view(seat)
+        assert view["trick"] == []
+        assert view["last_trick"] == {
+            "trick": 4,
+            "plays": [{"seat": 0, "number": 2, "colour": "yellow"}, {"seat": 1, "number": 3, "colour": "red"}],
+            "winner": 1,
+            "paradox": None,
+        }
+    state.act(1, "play 4 red")  # the next trick's first card: the last one is still shown
+    view = state.view(0)
+    assert view["trick"] == [{"seat": 1, "number": 4, "colour": "red"}] and view["last_trick"]["trick"] == 4
+    assert played(ROUND[:5]).view(0)["last_trick"] is None  # no trick finished yet this round
+
+
+def test_the_round_summary_holds_the_final_board_and_each_seats_breakdown():
+    state = played(ROUND)
+    view = state.view(None)
+    assert view["phase"] == "deal" and view["round"] == 2
+    last = view["last_round"]
+    assert last["round"] == 1 and last["paradox"] == 1 and last["paradox_hand"] == [3, 4, 4, 4]
+    assert last["discards"] == [1, 3] and last["centre"] == {"revealed": [5, 5, 5]}
+    assert last["last_trick"] == {"trick": 6, "plays": [], "winner": None, "paradox": 1}
+    assert last["board"][0][2:4] == [1, 1] and last["board"][2][0:3] == [0, 0, 1]
+    assert last["x_tokens"][1] == {"red": True, "blue": False, "yellow": False, "green": True}
+    # seat 0: 3 tricks (≤ 4 at two players) and blue 1 2, yellow 1 2, green 1 in one group → 3 + 5;
+    # seat 1: the paradox, −1 per trick; its largest group is yellow 3 with green 3 4
+    keys = ("tricks", "prediction", "hit", "group", "bonus", "paradox", "points", "total")
+    assert [tuple(seat[k] for k in keys) for seat in last["seats"]] == [
+        (3, None, True, 5, 5, False, 8, 8),
+        (2, None, False, 3, 0, True, -2, -2),
+    ]
+    assert all(set(seat) == set(keys) for seat in last["seats"])
+    assert state.round_scores() == [[8, -2]]
+
+
+def test_the_round_summary_lasts_until_the_next_round_ends_and_the_last_trick_until_the_next_deal():
+    state = played([*ROUND, "deal 1 1 1 1 1 2 2 2 2 2 | 3 3 3 3 3 4 4 4 4 4 | reveal 5 5 5 | hidden 5 5"])
+    view = state.view(1)
+    assert view["phase"] == "discard" and view["last_trick"] is None
+    assert view["last_round"]["round"] == 1 and view["last_round"]["discards"] == [1, 3]
+
+
+def test_nothing_hidden_reaches_a_view_through_the_summaries():
+    # during round 1 there is no summary; the other seat's discard and hand stay hidden
+    state = played(ROUND[:12])
+    view = state.view(0)
+    assert view["last_round"] is None
+    text = json.dumps(view)
+    assert "3 3 3" not in text and '"discards"' not in text and "hidden 5" not in text
+    # after the round: discards and the paradox hand are public (rules §3, §6), the centre's
+    # hidden cards and the other hand are not
+    state = played(ROUND)
+    view = state.view(0)
+    assert "hidden" not in json.dumps(view["last_round"]) and "hands" not in view["last_round"]

@@ -272,3 +272,34 @@ def test_solo_elimination_is_a_loss():
 def test_solo_digits_ends_after_its_rounds():
     state = play(["start 0", *[a for _ in range(4) for a in turn(0, BUST)]], players=1, scoring="digits")
     assert state.is_over() and state.winners() == [0] and len(state.round_scores()) == 4
+
+
+# -- the round summary in views (docs/views.md) ----------------------------------------------------
+def test_the_round_summary_explains_a_win_by_shutting_the_box():
+    state = play(["start 2", *turn(2, BUST), *turn(0, SHUT_9)], players=3)
+    last = state.view(None)["last_round"]
+    assert last["round"] == 1 and last["finish"] == "shut"
+    assert last["boards"] == [[], list(range(1, 10)), [1, 3, 4, 5, 6, 7, 8, 9]]
+    assert last["dice"] == [[3, 6], [], [1, 1]]
+    assert [s["shut"] for s in last["seats"]] == [True, False, False]
+    assert [s["penalty"] for s in last["seats"]] == [0, None, 43]  # seat 1 never had its turn
+    assert [s["total"] for s in last["seats"]] == [0, 0, 43]
+
+
+def test_the_round_summary_shows_eliminations_and_lasts_until_the_next_round_ends():
+    # total scoring, short game: eliminated at 45; two busts of 43 each put seat 0 out in round 2
+    first = ["start 0", *turn(0, BUST), *turn(1, SMALL)]
+    state = play(first)
+    view = state.view(None)
+    assert view["round"] == 2 and view["boards"] == [list(range(1, 10))] * 2  # the boards reopened
+    assert view["elimination_at"] == 45 and view["round_limit"] is None
+    last = view["last_round"]
+    assert last["boards"] == [[1, 3, 4, 5, 6, 7, 8, 9], [1, 2, 6]] and last["finish"] is None
+    assert [(s["points"], s["total"], s["eliminated"]) for s in last["seats"]] == [(43, 43, False), (9, 9, False)]
+    state = play([*first, *turn(0, BUST)])
+    assert state.view(None)["last_round"]["round"] == 1  # until round 2 ends
+    state = play([*first, *turn(0, BUST), *turn(1, SMALL)])
+    last = state.view(None)["last_round"]
+    assert last["round"] == 2 and last["finish"] == "eliminated"
+    assert [(s["total"], s["eliminated"]) for s in last["seats"]] == [(86, True), (18, False)]
+    assert state.winners() == [1]

@@ -24,6 +24,7 @@ from .actions import PLAYS
 from .board import NIBBLE, pack
 from .layouts import COLOURS, RED
 from .state import DEAL, PHASE_NAMES, PLAY, PREDICT, START, CatboxState
+from .view import Shown
 
 if TYPE_CHECKING:
     from .game import CatboxGame
@@ -63,6 +64,8 @@ class Determinizer:
         state.tricks_done = sum(state.tricks)
         state.xs = [sum(1 << i for i, c in enumerate(COLOURS) if x[c]) for x in view["x_tokens"]]
         state.paradox = -1 if view["paradox"] is None else view["paradox"]
+        state.last_trick = None if view.get("last_trick") is None else Shown(view["last_trick"])
+        state.last_round = None if view.get("last_round") is None else Shown(view["last_round"])
         revealed = tuple(view.get("centre", {}).get("revealed", ()))
         state.revealed = revealed
 

@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from ...engine import CHANCE, Event, IllegalAction, MalformedAction, Options, Record, State
 from .actions import DISCARDS, CatboxAction, Deal, Discard, Play, Predict, Start
-from .board import DISCARDS_BY_MASK, NIBBLE, PLAYS_BY_MASK, Table
+from .board import DISCARDS_BY_MASK, NIBBLE, PLAYS_BY_MASK, Table, unpack
 from .layouts import COLOURS, COLOURS_JA, COPIES, RED
 from .scoring import final_winners, score_round
+from .view import LastTrick, RoundEnd, Shown
 
 if TYPE_CHECKING:
     from .game import CatboxGame
@@ -54,6 +55,8 @@ class CatboxState(State):
         "held",
         "hidden",
         "history",
+        "last_round",
+        "last_trick",
         "leader",
         "led",
         "options",
@@ -94,6 +97,7 @@ class CatboxState(State):
         self.totals = [0] * players
         self.scores_by_round: list[list[int]] = []
         self.winners_: list[int] = []
+        self.last_round: RoundEnd | Shown | None = None  # kept until the next round ends
         self._clear_round()
 
     def _clear_round(self) -> None:
@@ -117,6 +121,7 @@ class CatboxState(State):
         self.paradox = -1
         self.revealed: tuple[int, ...] = ()
         self.hidden: tuple[int, ...] = ()
+        self.last_trick: LastTrick | Shown | None = None  # the round's latest completed trick
 
     # -- who moves -----------------------------------------------------------------------------
     @property
@@ -350,6 +355,7 @@ class CatboxState(State):
         self.tricks[winner] += 1
         self.tricks_done += 1
         self._event("trick_won", winner, trick=self.tricks_done, number=play.number, colour=COLOURS[play.colour])
+        self.last_trick = (self.tricks_done, self.trick, winner, -1)  # a new list replaces it
         self.trick = []
         self.led = self.best_seat = self.best_key = -1
         self.best_play = None
@@ -366,6 +372,7 @@ class CatboxState(State):
         if paradox >= 0:
             self.paradox = paradox
             self._event("paradox", paradox, trick=self.tricks_done + 1)
+            self.last_trick = (self.tricks_done + 1, self.trick, -1, paradox)
         self.trick = []
         self.led = self.best_seat = self.best_key = -1
         self.best_play = None
@@ -379,6 +386,22 @@ class CatboxState(State):
             self._event(
                 "round_scored", s, round=self.round, tricks=self.tricks[s], prediction=prediction, bonus=bonus, points=p
             )
+        # the round's lists are replaced, never changed, by the next deal: keeping them is free
+        self.last_round = RoundEnd(
+            self.round,
+            self.owned,
+            self.blocked,
+            self.xs,
+            self.predictions,
+            self.tricks,
+            self.discards,
+            paradox,
+            unpack(self.hands[paradox]) if paradox >= 0 else [],
+            self.revealed,
+            scored,
+            tuple(self.totals),
+            self.last_trick,
+        )
         if self.round == self.players:
             self.phase = OVER
             self.to_move_ = ()
@@ -404,6 +427,7 @@ class CatboxState(State):
         new.trick, new.led = self.trick[:], self.led
         new.best_seat, new.best_key, new.best_play = self.best_seat, self.best_key, self.best_play
         new.paradox, new.revealed, new.hidden = self.paradox, self.revealed, self.hidden
+        new.last_trick, new.last_round = self.last_trick, self.last_round
         new.totals, new.scores_by_round, new.winners_ = self.totals[:], self.scores_by_round[:], self.winners_[:]
         return new
 

@@ -6,19 +6,112 @@ hands and discards, and the 2 hidden centre cards, leave the engine only through
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import copy
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .actions import CatboxAction, Deal, Discard
-from .board import unpack
+from .actions import CatboxAction, Deal, Discard, Play
+from .board import Table, unpack
 from .layouts import COLOURS
+from .scoring import bonus_earned
 
 if TYPE_CHECKING:
     from .state import CatboxState
 
 
+LastTrick = tuple[int, list[tuple[int, Play]], int, int]
+"""The round's latest finished trick as the state keeps it, a plain tuple (one per trick, on the
+hot path): (1-based trick number, plays, winner or -1 after a paradox, paradox seat or -1)."""
+
+
+class RoundEnd(NamedTuple):
+    """The facts of a finished round, kept until the next round ends (`last_round` in views)."""
+
+    round: int
+    owned: list[int]
+    blocked: int
+    xs: list[int]
+    predictions: list[int]
+    tricks: list[int]
+    discards: list[int]
+    paradox: int
+    paradox_hand: list[int]
+    revealed: tuple[int, ...]
+    scored: list[tuple[int, int]]  # (points, bonus) per seat
+    totals: tuple[int, ...]
+    last_trick: LastTrick | Shown | None
+
+
+class Shown(NamedTuple):
+    """A `last_trick` / `last_round` taken from a view as JSON (determinized worlds carry it on)."""
+
+    json: dict[str, Any]
+
+
+def plays_json(plays: Any) -> list[dict[str, Any]]:
+    """Played cards as `trick` entries: {"seat", "number", "colour"} in play order."""
+    return [{"seat": s, "number": p.number, "colour": COLOURS[p.colour]} for s, p in plays]
+
+
+def last_trick_json(last: LastTrick | Shown | None) -> dict[str, Any] | None:
+    if last is None:
+        return None
+    if isinstance(last, Shown):
+        return copy.deepcopy(last.json)
+    number, plays, winner, paradox = last
+    return {
+        "trick": number,
+        "plays": plays_json(plays),
+        "winner": winner if winner >= 0 else None,
+        "paradox": paradox if paradox >= 0 else None,
+    }
+
+
+def last_round_json(table: Table, end: RoundEnd | Shown | None) -> dict[str, Any] | None:
+    """The final public board of the last finished round and each seat's score breakdown."""
+    if end is None:
+        return None
+    if isinstance(end, Shown):
+        return copy.deepcopy(end.json)
+    seats = []
+    for s, (points, bonus) in enumerate(end.scored):
+        tricks, prediction = end.tricks[s], end.predictions[s]
+        seats.append(
+            {
+                "tricks": tricks,
+                "prediction": prediction or None,
+                "hit": s != end.paradox and bonus_earned(table, tricks, prediction),
+                "group": table.largest_group(end.owned[s]),
+                "bonus": bonus,
+                "paradox": s == end.paradox,
+                "points": points,
+                "total": end.totals[s],
+            }
+        )
+    out: dict[str, Any] = {
+        "round": end.round,
+        "board": cells_of(table, end.owned, end.blocked),
+        "x_tokens": x_tokens(end.xs),
+        "last_trick": last_trick_json(end.last_trick),
+        "discards": [d or None for d in end.discards],
+        "paradox": end.paradox if end.paradox >= 0 else None,
+        "paradox_hand": end.paradox_hand if end.paradox >= 0 else None,
+        "seats": seats,
+    }
+    if table.setup.centre:
+        out["centre"] = {"revealed": list(end.revealed)}
+    return out
+
+
+def x_tokens(xs: Any) -> list[dict[str, bool]]:
+    return [{c: bool(x >> i & 1) for i, c in enumerate(COLOURS)} for x in xs]
+
+
 def board_cells(state: CatboxState) -> list[list[int | str | None]]:
     """Per row, per column: null, the seat whose token is there, "observed" or "blocker"."""
-    table = state.table
+    return cells_of(state.table, state.owned, state.blocked)
+
+
+def cells_of(table: Table, owned: Any, blocked: int) -> list[list[int | str | None]]:
     cells: list[list[int | str | None]] = []
     for row in range(len(COLOURS)):
         line: list[int | str | None] = []
@@ -27,10 +120,10 @@ def board_cells(state: CatboxState) -> list[list[int | str | None]]:
             owner: int | str | None = None
             if table.observed_cells & bit:
                 owner = "observed"
-            elif state.blocked & bit:
+            elif blocked & bit:
                 owner = "blocker"
             else:
-                for s, mask in enumerate(state.owned):
+                for s, mask in enumerate(owned):
                     if mask & bit:
                         owner = s
                         break
@@ -51,16 +144,18 @@ def private_view(state: CatboxState, seat: int | None) -> dict[str, Any]:
         "phase": PHASE_NAMES[state.phase],
         "layout": {"rows": list(COLOURS), "numbers": [list(r) for r in table.layout], "side": table.side},
         "board": board_cells(state),
-        "x_tokens": [{c: bool(xs >> i & 1) for i, c in enumerate(COLOURS)} for xs in state.xs],
+        "x_tokens": x_tokens(state.xs),
         "predictions": [p or None for p in state.predictions],
         "prediction_values": [p.value for p in table.predicts],
         "tricks": list(state.tricks),
-        "trick": [{"seat": s, "number": p.number, "colour": COLOURS[p.colour]} for s, p in state.trick],
+        "trick": plays_json(state.trick),
+        "last_trick": last_trick_json(state.last_trick),
         "leader": state.leader if state.phase == PLAY else None,
         "red_broken": state.red_broken,
         "discarded": [bool(d) for d in state.discards],
         "hand_counts": [len(unpack(h)) for h in state.hands],
         "paradox": state.paradox if state.paradox >= 0 else None,
+        "last_round": last_round_json(table, state.last_round),
     }
     if table.setup.centre:
         view["centre"] = {"revealed": list(state.revealed)}

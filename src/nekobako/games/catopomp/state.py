@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...engine import CHANCE, Event, IllegalAction, State
 from . import actions as A
@@ -30,6 +30,23 @@ PHASE_NAMES = ("start", "deal", "dice", "spare", "play", "bury", "transfer", "ov
 _SPARE_ACTIONS = tuple(A.SPARES[f] for f in range(1, 7))
 
 
+class RoundEnd(NamedTuple):
+    """The last finished round as the state keeps it: the round's own lists, which the next deal
+    replaces rather than changes, so keeping them costs nothing."""
+
+    round: int
+    loser: int
+    table: A.Play | None
+    owner: int
+    hand_n: list[int]
+    hells: list[list[int]]
+    gems: tuple[int, ...]
+    centre: list[int]
+    used: list[tuple[int, ...]]
+    spare: list[int]
+    removed: list[int]
+
+
 class CatopompState(State):
     __slots__ = (
         "_legal",
@@ -44,6 +61,7 @@ class CatopompState(State):
         "hell_n",
         "hells",
         "history",
+        "last_round",
         "options",
         "passed",
         "phase",
@@ -79,6 +97,7 @@ class CatopompState(State):
         self.round_losses: list[list[float]] = []
         self.spare_holders: tuple[int, ...] = ()
         self.spare_hidden_from = NO_HIDDEN_SPARES
+        self.last_round: Any = None  # RoundEnd (or view.Shown from a view): the last finished round
         self._reset_round()
 
     def _reset_round(self) -> None:
@@ -425,6 +444,19 @@ class CatopompState(State):
             return False
         loser = holders[0]
         self.gems[loser] -= 1
+        self.last_round = RoundEnd(
+            self.round,
+            loser,
+            self.table,
+            self.table_owner,
+            self.hand_n,
+            self.hells,
+            tuple(self.gems),
+            self.centre,
+            self.used,
+            self.spare,
+            self.removed,
+        )
         self.round_losses.append([-1.0 if s == loser else 0.0 for s in range(self.players)])
         self._event("gem_lost", loser, gems=self.gems[loser], round=self.round)
         if self.gems[loser] == 0:
@@ -441,7 +473,9 @@ class CatopompState(State):
         return True
 
     def _event(self, kind: str, seat: int | None, **data: Any) -> None:
-        self.events.append(Event(kind, seat, data, len(self.history)))
+        """Events come out of `apply` before it records the action: `at` counts that action in,
+        so a log shows the action before its consequences."""
+        self.events.append(Event(kind, seat, data, len(self.history) + 1))
 
     def _why_illegal(self, seat: int, action: A.Action) -> str:
         """A player's explanation of why `action` is not in the legal list (slow path only)."""
@@ -533,6 +567,7 @@ class CatopompState(State):
         new.spare_holders = self.spare_holders
         new.spare_pending = self.spare_pending
         new.spare_hidden_from = self.spare_hidden_from
+        new.last_round = self.last_round
         new._legal = self._legal
         new._legal_seat = self._legal_seat
         return new

@@ -3,27 +3,78 @@ to a full state (`determinize`). Hidden information leaves the state only throug
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...engine import MalformedAction, Options
 from . import actions as A
 from .cards import SLOTS, card_from_json, card_json, cards_of
 from .options import rules_for
-from .state import BURY, PHASE_NAMES, PLAY, SPARE, CatopompState
+from .state import BURY, PHASE_NAMES, PLAY, SPARE, CatopompState, RoundEnd
 
 if TYPE_CHECKING:
     from .game import CatopompGame
+
+
+class Shown(NamedTuple):
+    """A `last_round` taken from a view as JSON (determinized worlds carry it on)."""
+
+    json: dict[str, Any]
 
 
 def _cards(counts: list[int]) -> list[int | str]:
     return [card_json(c) for c in cards_of(counts)]
 
 
+def _table(play: A.Play | None, owner: int) -> dict[str, Any] | None:
+    if play is None:
+        return None
+    return {
+        "owner": owner,
+        "cards": [card_json(c) for c in play.table_cards],
+        "dice": play.dice_value or None,
+        "values": list(play.values),
+        "kind": play.combo,
+        "size": play.size,
+        "rank": play.rank,
+        "from": "hell" if play.hell else "hand",
+        "text": play.text,
+    }
+
+
+def _dice(centre: list[int], used: list[tuple[int, ...]], spare: list[int | None]) -> dict[str, Any]:
+    faces = [f for f in range(1, 7) for _ in range(centre[f])]
+    return {"centre": faces, "used": [list(u) for u in used], "spare": spare}
+
+
+def last_round_json(end: RoundEnd | Shown | None) -> dict[str, Any] | None:
+    """The final public board of the last finished round and what it cost each seat."""
+    if end is None or isinstance(end, Shown):
+        return None if end is None else copy.deepcopy(end.json)
+    players = range(len(end.gems))
+    return {
+        "round": end.round,
+        "loser": end.loser,
+        "table": _table(end.table, end.owner),
+        "hell": [_cards(end.hells[s]) for s in players],
+        "dice": _dice(end.centre, end.used, [f or None for f in end.spare]),
+        "removed": _cards(end.removed),
+        "seats": [
+            {
+                "cards_left": end.hand_n[s] + len(cards_of(end.hells[s])),
+                "hand": end.hand_n[s],
+                "lost_gem": s == end.loser,
+                "gems": end.gems[s],
+            }
+            for s in players
+        ],
+    }
+
+
 def private_view(state: CatopompState, seat: int | None) -> dict[str, Any]:
     players = range(state.players)
-    table = state.table
     spare_open = state.phase == SPARE
     view: dict[str, Any] = {
         "round": state.round,
@@ -32,24 +83,12 @@ def private_view(state: CatopompState, seat: int | None) -> dict[str, Any]:
         "current": state.current if state.phase in (PLAY, BURY) else None,
         "hand_counts": list(state.hand_n),
         "hell": [_cards(state.hells[s]) for s in players],
-        "table": None
-        if table is None
-        else {
-            "owner": state.table_owner,
-            "cards": [card_json(c) for c in table.table_cards],
-            "dice": table.dice_value or None,
-            "values": list(table.values),
-            "kind": table.combo,
-            "size": table.size,
-            "rank": table.rank,
-            "from": "hell" if table.hell else "hand",
-            "text": table.text,
-        },
-        "dice": {
-            "centre": [f for f in range(1, 7) for _ in range(state.centre[f])],
-            "used": [list(state.used[s]) for s in players],
-            "spare": [None if not state.spare[s] or (spare_open and s != seat) else state.spare[s] for s in players],
-        },
+        "table": _table(state.table, state.table_owner),
+        "dice": _dice(
+            state.centre,
+            state.used,
+            [None if not state.spare[s] or (spare_open and s != seat) else state.spare[s] for s in players],
+        ),
         "spare_holders": list(state.spare_holders),
         "boost_used": [bool(state.used[s]) for s in players],
         "gems": list(state.gems),
@@ -57,6 +96,7 @@ def private_view(state: CatopompState, seat: int | None) -> dict[str, Any]:
         "passed": [s for s in players if state.passed >> s & 1],
         "transfer_to": state.transfer_to if state.transfer_to >= 0 else None,
         "removed": _cards(state.removed),
+        "last_round": last_round_json(state.last_round),
     }
     if seat is not None:
         view["hand"] = _cards(state.hands[seat])
@@ -155,4 +195,5 @@ def determinize(game: CatopompGame, view: Mapping[str, Any], rng: random.Random)
     state.passed = sum(1 << s for s in view["passed"])
     state.current = view["current"] if view["current"] is not None else -1
     state.transfer_to = view["transfer_to"] if view["transfer_to"] is not None else -1
+    state.last_round = None if view.get("last_round") is None else Shown(view["last_round"])
     return state

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...engine import CHANCE, Event, IllegalAction, Options, State
 from .actions import Dice, Roll, Shut, Start
@@ -41,6 +41,19 @@ CHANCE_ONLY = (CHANCE,)
 NOBODY: tuple[int, ...] = ()
 
 
+class RoundEnd(NamedTuple):
+    """A finished round's boards and penalties, as the state keeps them until the next round ends."""
+
+    round: int
+    open: list[int]  # bitmask of open tiles per seat
+    dice: list[Dice | None]
+    penalty: list[int | None]
+    shut: list[bool]
+    row: tuple[int, ...]  # penalties added to the totals
+    eliminated: tuple[int, ...]  # seats eliminated by this round
+    finish: str | None  # why the game ended after this round ("shut", "rounds", ...), if it did
+
+
 class ShutState(State):
     """A Shut the Box table: one board per seat, rounds of turns, chance for dice and start."""
 
@@ -49,6 +62,7 @@ class ShutState(State):
         "_dice",
         "_eliminated",
         "_full",
+        "_last",
         "_legal",
         "_open",
         "_order",
@@ -105,6 +119,7 @@ class ShutState(State):
         self._round = 0
         self._over = False
         self._winners: list[int] = []
+        self._last: RoundEnd | None = None  # the last finished round, until the next one ends
 
     # -- who moves ---------------------------------------------------------------------------------
     @property
@@ -242,13 +257,20 @@ class ShutState(State):
         for s, p in enumerate(row):
             self._totals[s] += p
         self._event("round_scored", None, round=self._round, penalties=list(row), totals=list(self._totals))
+        newly: list[int] = []
+        finish = self._decide(newly)
+        # the round's lists are replaced, never changed, by the next round: keeping them is free
+        self._last = RoundEnd(self._round, self._open, self._dice, self._penalty, self._shut, row, tuple(newly), finish)
+        if finish is None:
+            self._begin_round()
+
+    def _decide(self, newly: list[int]) -> str | None:
+        """Eliminations (into `newly`) and the end of the game after a round: the reason it ended, if it did."""
         shutters = [s for s in self._order if self._shut[s]]
         if shutters:
-            self._finish(shutters, "shut")
-            return
+            return self._finish(shutters, "shut")
         opts = self.options
         threshold = ELIMINATION_AT.get((opts.scoring, opts.length))
-        newly: list[int] = []
         if threshold is not None:
             for s in self._order:
                 if self._totals[s] >= threshold:
@@ -259,29 +281,29 @@ class ShutState(State):
         limit = ROUND_LIMIT.get((opts.scoring, opts.length))
         if self.players == 1:
             if newly:
-                self._finish([], "eliminated")
-            elif limit is not None and self._round >= limit:
-                self._finish(still, "rounds")
-            else:
-                self._begin_round()
-        elif newly and (opts.quick or len(still) <= 1):
-            self._finish(self._lowest(still or newly), "quick" if opts.quick and len(still) > 1 else "eliminated")
-        elif limit is not None and self._round >= limit:
-            self._finish(self._lowest(still), "rounds")
-        else:
-            self._begin_round()
+                return self._finish([], "eliminated")
+            if limit is not None and self._round >= limit:
+                return self._finish(still, "rounds")
+            return None
+        if newly and (opts.quick or len(still) <= 1):
+            reason = "quick" if opts.quick and len(still) > 1 else "eliminated"
+            return self._finish(self._lowest(still or newly), reason)
+        if limit is not None and self._round >= limit:
+            return self._finish(self._lowest(still), "rounds")
+        return None
 
     def _lowest(self, seats: list[int]) -> list[int]:
         best = min(self._totals[s] for s in seats)
         return [s for s in seats if self._totals[s] == best]
 
-    def _finish(self, winners: list[int], reason: str) -> None:
+    def _finish(self, winners: list[int], reason: str) -> str:
         self._over = True
         self._winners = sorted(winners)
         self._to_move = NOBODY
         self._active = NOBODY
         self._legal = [NOBODY] * self.players
         self._event("game_over", None, winners=self._winners, reason=reason)
+        return reason
 
     # -- refusals (the slow path: only when an action is not legal) --------------------------------
     def _refusal(self, seat: Any, action: Any) -> str:
@@ -384,6 +406,7 @@ class ShutState(State):
         new._round = self._round
         new._over = self._over
         new._winners = self._winners.copy()
+        new._last = self._last
         return new
 
     # -- results -------------------------------------------------------------------------------------
@@ -423,4 +446,31 @@ class ShutState(State):
                 s in playing and len(self._legal[s]) == 2 and type(self._legal[s][0]) is Roll
                 for s in range(self.players)
             ],
+            "elimination_at": ELIMINATION_AT.get((self.options.scoring, self.options.length)),
+            "round_limit": ROUND_LIMIT.get((self.options.scoring, self.options.length)),
+            "last_round": self._last_round_json(),
+        }
+
+    def _last_round_json(self) -> dict[str, Any] | None:
+        """The final boards of the last finished round and each seat's part in it (`docs/views.md`)."""
+        last = self._last
+        if last is None:
+            return None
+        rounds = self._rounds[: last.round]
+        totals = [sum(r[s] for r in rounds) for s in range(self.players)]
+        return {
+            "round": last.round,
+            "boards": [mask_tiles(m) for m in last.open],
+            "dice": [list(d.faces) if d else [] for d in last.dice],
+            "seats": [
+                {
+                    "penalty": last.penalty[s],
+                    "shut": last.shut[s],
+                    "points": last.row[s],
+                    "total": totals[s],
+                    "eliminated": s in last.eliminated,
+                }
+                for s in range(self.players)
+            ],
+            "finish": last.finish,
         }
