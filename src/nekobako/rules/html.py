@@ -60,7 +60,7 @@ def render_page(game: str, lang: str) -> str:
         f"<title>{escape(book.title)} — {escape(words['rules'])} — nekobako</title>\n"
         '<link rel="stylesheet" href="/static/rules.css">\n</head>\n<body>\n'
         '<header class="rules-top">'
-        f'<a href="/">{escape(words["lobby"])}</a>'
+        f'<a href="/" target="_top">{escape(words["lobby"])}</a>'
         f'<a href="/rules/{escape(game)}?lang={other}" hreflang="{other}" lang="{other}" data-testid="other-lang">'
         f"{escape(words['other'])}</a></header>\n"
         f'<nav class="rules-toc" aria-label="{escape(words["contents"])}"><h2>{escape(words["contents"])}</h2>'

@@ -1,14 +1,19 @@
 """The browser client's files: `index.html` at `/` and `/replay/{id}` (the client routes itself),
-everything else under `/static/`. The client lives in `nekobako/web/` with no build step."""
+everything else under `/static/`. The client lives in `nekobako/web/` with no build step.
+`/rules/{game}?lang=ja` is a game's rules as a page of its own (rendered once from the package's
+Markdown), opened by the Rules buttons at `#the-current-phase`."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+
+from ..rules import RulesNotFound
+from ..rules.html import render_page
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -20,9 +25,27 @@ async def index(_request: Request) -> Response:
     return FileResponse(page, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"})
 
 
+# The page is the renderer's output only: no script may run in it, styles come from /static.
+RULES_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; style-src 'self'; frame-ancestors 'self'; base-uri 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-cache",
+}
+
+
+async def rules(request: Request) -> Response:
+    lang = request.query_params.get("lang", "en")
+    try:
+        page = render_page(request.path_params["game"], lang)
+    except RulesNotFound as exc:
+        return PlainTextResponse(str(exc), 404 if lang in ("en", "ja") else 400, headers=RULES_HEADERS)
+    return HTMLResponse(page, headers=RULES_HEADERS)
+
+
 routes: list[BaseRoute] = [
     Route("/", index, methods=["GET"], include_in_schema=False),
     Route("/replay/{table_id:int}", index, methods=["GET"], include_in_schema=False),
     Route("/table/{table_id:int}", index, methods=["GET"], include_in_schema=False),
+    Route("/rules/{game}", rules, methods=["GET"], include_in_schema=False),
     Mount("/static", app=StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
 ]

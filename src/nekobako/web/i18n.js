@@ -20,6 +20,13 @@ const STRINGS = {
     "game.catbox": "Cat in the Box",
     "game.catopomp": "Catopomp",
 
+    "rules.button": "Rules",
+    "rules.title": "Rules — {game}",
+    "rules.newTab": "Open in a new tab",
+    "rules.close": "Close",
+    "lobby.gameList": "Games",
+    "lobby.players": "{min}–{max} players",
+
     "account.signup": "Sign up",
     "account.login": "Log in",
     "account.logout": "Log out",
@@ -296,6 +303,13 @@ const STRINGS = {
     "game.shutbox": "シャット・ザ・ボックス",
     "game.catbox": "キャット・イン・ザ・ボックス",
     "game.catopomp": "キャットポンプ",
+
+    "rules.button": "ルール",
+    "rules.title": "ルール — {game}",
+    "rules.newTab": "新しいタブで開く",
+    "rules.close": "閉じる",
+    "lobby.gameList": "ゲーム",
+    "lobby.players": "{min}〜{max}人",
 
     "account.signup": "新規登録",
     "account.login": "ログイン",

@@ -4,6 +4,7 @@ import * as api from "./api.js";
 import { h, replaceKeepingFocus, toast } from "./dom.js";
 import { onLangChange, pick, t } from "./i18n.js";
 import { currentUser, onUserChange, setUser } from "./session.js";
+import { rulesButton } from "./rules.js";
 import { optionLabel, optionName, seatsSummary, statusLabel } from "./tables.js";
 
 const POLL_MS = 3000;
@@ -16,7 +17,31 @@ export function mount(root) {
   const tablesBox = h("section", { class: "panel tables", "aria-labelledby": "tables-title" });
   const createBox = h("section", { class: "panel create", "aria-labelledby": "create-title" });
   const ratingsBox = h("section", { class: "panel ratings", "aria-labelledby": "ratings-title" });
-  root.append(h("div", { class: "lobby" }, accountBox, h("div", { class: "lobby-col" }, tablesBox, ratingsBox), createBox));
+  const gamesBox = h("section", { class: "panel games", "aria-labelledby": "games-title", "data-testid": "games" });
+  root.append(
+    h("div", { class: "lobby" }, accountBox, h("div", { class: "lobby-col" }, gamesBox, tablesBox, ratingsBox), createBox),
+  );
+
+  // ---------------------------------------------------------------- games (each with its rules)
+  function renderGames() {
+    replaceKeepingFocus(
+      gamesBox,
+      h("h2", { id: "games-title" }, t("lobby.gameList")),
+      h(
+        "ul",
+        { class: "game-list" },
+        state.games.map((g) =>
+          h(
+            "li",
+            { "data-game": g.name },
+            h("strong", { class: "game-name" }, pick(g.title)),
+            h("span", { class: "muted" }, t("lobby.players", { min: g.min_players, max: g.max_players })),
+            rulesButton(g.name, "overview"),
+          ),
+        ),
+      ),
+    );
+  }
 
   // ---------------------------------------------------------------- account
   const draft = { name: "", password: "", guest: "" };
@@ -171,6 +196,7 @@ export function mount(root) {
     if (!mine) buttons.push(h("button", { type: "button", onclick: go }, t("lobby.watch")));
     if (table.status === "finished")
       buttons.push(h("a", { class: "button", href: `/replay/${table.id}` }, t("lobby.replay")));
+    buttons.push(rulesButton(table.game, "overview"));
     return h(
       "li",
       { class: ["table-card", `status-${table.status}`], "data-table": table.id },
@@ -438,6 +464,7 @@ export function mount(root) {
   }
 
   function renderAll() {
+    renderGames();
     renderAccount();
     renderTables();
     renderCreate();
@@ -448,6 +475,7 @@ export function mount(root) {
     .gameList()
     .then((games) => {
       state.games = games;
+      renderGames();
       renderTables();
       renderCreate();
       renderRatings();

@@ -4,6 +4,7 @@ import * as api from "./api.js";
 import { h, replaceKeepingFocus, toast } from "./dom.js";
 import { joinNames, onLangChange, pick, t } from "./i18n.js";
 import { currentUser, onUserChange } from "./session.js";
+import { phaseSection, rulesButton } from "./rules.js";
 import { seatName, seatNames, statusLabel } from "./tables.js";
 import { buildLog } from "./words.js";
 import { TableSocket } from "./ws.js";
@@ -186,6 +187,8 @@ export function mount(root, { id }) {
         me === null ? t("table.spectator") : t("table.youAre", { name: seatName(tbl, me) }),
         " · ",
         h("a", { href: "/" }, t("app.back")),
+        tbl ? " · " : null,
+        tbl ? rulesButton(tbl.game, () => phaseSection(page.view)) : null,
         me !== null && tbl.status === "running" && !tbl.seats[me].replaced ? " · " : null,
         me !== null && tbl.status === "running" && !tbl.seats[me].replaced
           ? h(
