@@ -114,7 +114,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         False,
         choices=(False, True),
         help_en="Casual mode: after a pass the table's owner may discard a hell card instead of giving one.",
-        help_ja="カジュアルモード: パスされたとき地獄カードを渡す代わりに1枚捨て札にできます。",
+        help_ja="カジュアルモード: パスされたとき地獄カードを移す代わりに1枚捨て札にできます。",
         labels={False: ("off", "オフ"), True: ("on", "オン")},
     ),
     OptionSpec(
