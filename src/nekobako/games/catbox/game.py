@@ -55,6 +55,42 @@ class CatboxGame(Game):
             "{who}：第{round}ラウンド {points}点（{tricks}トリック、予測{prediction}、ボーナス{bonus}）",
         ),
         "game_over": ("Game over: {winners} won", "ゲーム終了：勝者 {winners}"),
+        # what to do now (`prompt` in views) and how to win (`goal`): rules §3–§7 in one line each
+        "do_discard": (
+            "Discard one card face down; every discard is revealed when the round ends",
+            "手札を1枚伏せて捨ててください。捨て札はラウンド終了時に公開されます",
+        ),
+        "wait_discard": (
+            "Waiting for the others to discard a card face down",
+            "ほかのプレイヤーが1枚伏せるのを待っています",
+        ),
+        "do_predict": (
+            "Predict how many tricks you will win: exactly that many earns your largest group as a bonus",
+            "獲得するトリック数を予想してください。ぴったり当てると最大グループの大きさがボーナスになります",
+        ),
+        "wait_predict": ("{who} is predicting their tricks", "{who}がトリック数を予想しています"),
+        "do_lead": (
+            "Lead a card and declare its colour (red only once red is broken, or if nothing else is legal)",
+            "カードを1枚出して色を宣言してください（赤は解禁後か、ほかに出せない場合のみ）",
+        ),
+        "do_lead_red": ("Lead a card and declare its colour", "カードを1枚出して色を宣言してください"),
+        "do_follow": (
+            "Play a card and declare a colour: any colour but {colour} uncovers your {colour} X; red wins over all",
+            "カードを出して色を宣言してください。{colour}以外を宣言すると{colour}は✕になります。赤は切り札です",
+        ),
+        "wait_play": ("{who} is playing a card", "{who}がカードを出しています"),
+        "goal": (
+            "{rounds} rounds, most points wins: 1 point per trick, plus your largest group of tokens "
+            "when your prediction is exact; a paradox scores −1 per trick",
+            "全{rounds}ラウンドで得点の最も多い人の勝ち。1トリック1点、予想が当たれば最大グループ分のボーナス、"
+            "パラドックスを起こすと1トリック−1点",
+        ),
+        "goal_two": (
+            "{rounds} rounds, most points wins: 1 point per trick, plus your largest group of tokens "
+            "with 4 or fewer tricks; a paradox scores −1 per trick",
+            "全{rounds}ラウンドで得点の最も多い人の勝ち。1トリック1点、4トリック以下なら最大グループ分のボーナス、"
+            "パラドックスを起こすと1トリック−1点",
+        ),
     }
 
     def check_options(self, options: Options, players: int) -> None:

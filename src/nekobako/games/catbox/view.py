@@ -156,6 +156,8 @@ def private_view(state: CatboxState, seat: int | None) -> dict[str, Any]:
         "hand_counts": [len(unpack(h)) for h in state.hands],
         "paradox": state.paradox if state.paradox >= 0 else None,
         "last_round": last_round_json(table, state.last_round),
+        "prompt": prompt(state, seat),
+        "goal": _message("goal_two" if n == 2 else "goal", None, rounds=n),
     }
     if table.setup.centre:
         view["centre"] = {"revealed": list(state.revealed)}
@@ -163,6 +165,32 @@ def private_view(state: CatboxState, seat: int | None) -> dict[str, Any]:
         view["hand"] = unpack(state.hands[seat])
         view["discard"] = state.discards[seat] or None
     return view
+
+
+def prompt(state: CatboxState, seat: int | None) -> dict[str, Any] | None:
+    """What `seat` should do now (or who is acting), as a message of the game's catalogue."""
+    from .state import DISCARD, PLAY, PREDICT
+
+    phase, to_move = state.phase, state.to_move
+    mine = seat is not None and seat in to_move
+    if phase == DISCARD:
+        kind = "do_discard" if mine else "wait_discard"
+    elif phase == PREDICT:
+        kind = "do_predict" if mine else "wait_predict"
+    elif phase == PLAY:
+        if not mine:
+            kind = "wait_play"
+        elif state.trick:
+            return _message("do_follow", None, colour=COLOURS[state.led])
+        else:
+            kind = "do_lead_red" if state.red_broken else "do_lead"
+    else:
+        return None
+    return _message(kind, None if mine or phase == DISCARD else state.current)
+
+
+def _message(kind: str, seat: int | None, **data: Any) -> dict[str, Any]:
+    return {"kind": kind, "seat": seat, "data": data}
 
 
 def reveal(state: CatboxState) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from ...engine import MalformedAction, Options
 from . import actions as A
 from .cards import SLOTS, card_from_json, card_json, cards_of
 from .options import rules_for
-from .state import BURY, PHASE_NAMES, PLAY, SPARE, CatopompState, RoundEnd
+from .state import BURY, PHASE_NAMES, PLAY, SPARE, TRANSFER, CatopompState, RoundEnd
 
 if TYPE_CHECKING:
     from .game import CatopompGame
@@ -97,10 +97,39 @@ def private_view(state: CatopompState, seat: int | None) -> dict[str, Any]:
         "transfer_to": state.transfer_to if state.transfer_to >= 0 else None,
         "removed": _cards(state.removed),
         "last_round": last_round_json(state.last_round),
+        "prompt": prompt(state, seat),
+        "goal": _message("goal"),
     }
     if seat is not None:
         view["hand"] = _cards(state.hands[seat])
     return view
+
+
+def prompt(state: CatopompState, seat: int | None) -> dict[str, Any] | None:
+    """What `seat` should do now (or who is acting), as a message of the game's catalogue."""
+    phase = state.phase
+    mine = seat is not None and seat in state.to_move
+    if phase == SPARE:
+        return _message("do_spare" if mine else "wait_spare")
+    if phase == PLAY:
+        if not mine:
+            return _message("wait_play", state.current)
+        return _message("do_lead" if state.table is None else "do_beat")
+    if phase == BURY:
+        return _message("do_bury") if mine else _message("wait_bury", state.current)
+    if phase == TRANSFER:
+        passer, owner = state.transfer_to, state.table_owner
+        if mine:
+            kind = (
+                "do_discard_hell" if state.rules.casual else "do_give_must" if state.hell_n[owner] >= 3 else "do_give"
+            )
+            return _message(kind, passer)
+        return _message("wait_give_me" if seat == passer else "wait_give", owner)
+    return None
+
+
+def _message(kind: str, seat: int | None = None) -> dict[str, Any]:
+    return {"kind": kind, "seat": seat, "data": {}}
 
 
 def reveal(state: CatopompState) -> dict[str, Any]:

@@ -25,6 +25,35 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "round_scored": ("Round {round} scored.", "第{round}ラウンドの減点を記録。"),
     "eliminated": ("{who} is eliminated with {total} penalty points.", "{who}は減点{total}で脱落。"),
     "game_over": ("Game over — winner(s): {winners}.", "ゲーム終了 — 勝者：{winners}。"),
+    # what to do now (`prompt` in views) and how to win (`goal`)
+    "do_roll": ("Roll the dice.", "ダイスを振ってください。"),
+    "do_roll_one": ("Roll two dice, or just one die.", "ダイスを2個、または1個だけ振ってください。"),
+    "do_shut": (
+        "Close open tiles that add up to {total} (at most {most} tiles).",
+        "合計が{total}になる開いたタイルを閉じてください（最大{most}枚）。",
+    ),
+    "do_shut_any": ("Close open tiles that add up to {total}.", "合計が{total}になる開いたタイルを閉じてください。"),
+    "wait_turn": ("{who} is playing.", "{who}がプレイしています。"),
+    "wait_others": (
+        "Your turn is over; the others are still playing.",
+        "あなたの手番は終わりました。ほかのプレイヤーを待っています。",
+    ),
+    "goal_elimination": (
+        "Lowest total penalty wins. A total of {limit} or more at the end of a round eliminates a player. "
+        "Shutting the box (closing every tile) wins the game.",
+        "合計減点の最も少ない人の勝ち。ラウンド終了時に合計{limit}以上で脱落。"
+        "すべてのタイルを閉じる（シャット・ザ・ボックス）と勝利。",
+    ),
+    "goal_quick": (
+        "Lowest total penalty wins; the game ends when a total reaches {limit} at the end of a round. "
+        "Shutting the box (closing every tile) wins the game.",
+        "合計減点の最も少ない人の勝ち。ラウンド終了時に誰かの合計が{limit}以上になるとゲーム終了。"
+        "すべてのタイルを閉じる（シャット・ザ・ボックス）と勝利。",
+    ),
+    "goal_rounds": (
+        "Lowest total penalty after {rounds} rounds wins. Shutting the box (closing every tile) wins the game.",
+        "{rounds}ラウンド後に合計減点の最も少ない人の勝ち。すべてのタイルを閉じる（シャット・ザ・ボックス）と勝利。",
+    ),
 }
 """Event kind → (English, Japanese) template; `{who}` is the event's seat."""
 

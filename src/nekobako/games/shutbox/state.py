@@ -41,6 +41,10 @@ CHANCE_ONLY = (CHANCE,)
 NOBODY: tuple[int, ...] = ()
 
 
+def _message(kind: str, **data: Any) -> dict[str, Any]:
+    return {"kind": kind, "seat": None, "data": data}
+
+
 class RoundEnd(NamedTuple):
     """A finished round's boards and penalties, as the state keeps them until the next round ends."""
 
@@ -449,7 +453,34 @@ class ShutState(State):
             "elimination_at": ELIMINATION_AT.get((self.options.scoring, self.options.length)),
             "round_limit": ROUND_LIMIT.get((self.options.scoring, self.options.length)),
             "last_round": self._last_round_json(),
+            "prompt": self._prompt(seat, current),
+            "goal": self._goal(),
         }
+
+    def _prompt(self, seat: int | None, current: int | None) -> dict[str, Any] | None:
+        """What `seat` should do now, or who is playing: a message of the game's catalogue."""
+        if self._over or self._to_move is CHANCE_ONLY:
+            return None
+        legal = self._legal[seat] if seat is not None and seat in self._to_move else ()
+        if legal and type(legal[0]) is Roll:
+            return _message("do_roll_one" if len(legal) == 2 else "do_roll")
+        if legal:
+            dice = self._dice[seat]  # type: ignore[index]
+            total = dice.total if dice else 0
+            most = self.options.max_close
+            if most == "any":
+                return _message("do_shut_any", total=total)
+            return _message("do_shut", total=total, most=most)
+        if self._sim:
+            return _message("wait_others") if seat in self._order else None
+        return {"kind": "wait_turn", "seat": current, "data": {}}
+
+    def _goal(self) -> dict[str, Any]:
+        opts = self.options
+        limit = ELIMINATION_AT.get((opts.scoring, opts.length))
+        if limit is None:
+            return _message("goal_rounds", rounds=ROUND_LIMIT[(opts.scoring, opts.length)])
+        return _message("goal_quick" if opts.quick else "goal_elimination", limit=limit)
 
     def _last_round_json(self) -> dict[str, Any] | None:
         """The final boards of the last finished round and each seat's part in it (`docs/views.md`)."""
