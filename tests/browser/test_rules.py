@@ -68,6 +68,14 @@ def test_every_game_in_the_lobby_has_its_rules_in_both_languages(new_page, scree
             screenshot(page, "rules-lobby")
         close_rules(page)
 
+    # the create form explains the options of the game chosen there
+    page.select_option("#create-game", "catopomp")
+    frame = open_rules(
+        page, page.locator("[data-testid=create-form] [data-testid=rules-button]"), "catopomp?lang=en#options"
+    )
+    assert "`" not in frame.inner_text("#options ~ table") and "extra_cards" in frame.inner_text("#options ~ table")
+    close_rules(page)
+
     page.click("#lang-switch")
     button = page.locator("[data-testid=games] li[data-game=catopomp] [data-testid=rules-button]")
     frame = open_rules(page, button, "/rules/catopomp?lang=ja#overview")
@@ -127,3 +135,20 @@ def test_the_rules_page_itself(server):
     assert unknown.status_code == 404 and "unknown game 'chess'" in unknown.text
     bad_lang = httpx.get(f"{server.url}/rules/catbox?lang=fr")
     assert bad_lang.status_code == 400 and "en or ja" in bad_lang.text
+
+
+def test_the_replay_opens_the_rules_at_the_phase_shown(new_page, server):
+    from test_audit import _finished_solo_shutbox  # a finished solo table, played over the protocol
+
+    table_id = _finished_solo_shutbox(server)
+    page = new_page(locale="ja-JP")
+    page.goto(f"/replay/{table_id}")
+    page.wait_for_selector("[data-testid=replay-board] .shutbox")
+    button = page.locator(".table-header [data-testid=rules-button]")
+    frame = open_rules(page, button, "/rules/shutbox?lang=ja#over")  # the replay opens at the end
+    assert shown_section(frame)["title"] == "ゲームの終わり"
+    close_rules(page)
+    with page.expect_response(lambda r: "replay?step=0" in r.url):  # the start position arrives
+        page.click("[data-key=first]")
+    page.wait_for_timeout(200)
+    open_rules(page, button, "/rules/shutbox?lang=ja#play")

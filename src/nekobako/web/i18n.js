@@ -24,6 +24,7 @@ const STRINGS = {
     "rules.title": "Rules — {game}",
     "rules.newTab": "Open in a new tab",
     "rules.close": "Close",
+    "rules.options": "Every option explained",
     "lobby.gameList": "Games",
     "lobby.players": "{min}–{max} players",
 
@@ -308,6 +309,7 @@ const STRINGS = {
     "rules.title": "ルール — {game}",
     "rules.newTab": "新しいタブで開く",
     "rules.close": "閉じる",
+    "rules.options": "オプションの説明",
     "lobby.gameList": "ゲーム",
     "lobby.players": "{min}〜{max}人",
 

@@ -357,7 +357,9 @@ export function mount(root) {
           field("create-clock", t("lobby.clock"), clockSelect),
           clockValue,
         ),
-        optionFields.length ? h("h3", {}, t("lobby.options")) : null,
+        optionFields.length
+          ? h("div", { class: "section-head" }, h("h3", {}, t("lobby.options")), rulesButton(info.name, "options", t("rules.options")))
+          : null,
         h("div", { class: "option-fields" }, optionFields),
         h("p", { class: "form-error error", role: "alert" }),
         h("button", { type: "submit", class: "primary", disabled: !user }, t("lobby.createButton")),

@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { h, replaceKeepingFocus, toast } from "./dom.js";
 import { onLangChange, pick, t } from "./i18n.js";
+import { phaseSection, rulesButton } from "./rules.js";
 import { scoreTable } from "./table.js";
 import { seatNames } from "./tables.js";
 import { buildLog } from "./words.js";
@@ -59,6 +60,7 @@ export function mount(root, { id }) {
     side.querySelectorAll(".move-list li").forEach((li, i) => li.classList.toggle("current", i + 1 === n));
     const view = await viewAt(n);
     if (page.step !== n) return; // a later click won
+    page.view = view; // the position shown (its phase picks the rules section)
     renderBoard(view);
   }
 
@@ -67,7 +69,15 @@ export function mount(root, { id }) {
     replaceKeepingFocus(
       header,
       h("h1", {}, tbl ? t("replay.title", { game: pick(tbl.title) || t(`game.${tbl.game}`), id }) : t("app.loading")),
-      h("p", { class: "muted small" }, t("replay.keys"), " · ", h("a", { href: "/" }, t("app.back"))),
+      h(
+        "p",
+        { class: "muted small" },
+        t("replay.keys"),
+        " · ",
+        h("a", { href: "/" }, t("app.back")),
+        tbl ? " · " : null,
+        tbl ? rulesButton(tbl.game, () => phaseSection(page.view)) : null,
+      ),
     );
   }
 

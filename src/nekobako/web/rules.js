@@ -17,18 +17,18 @@ export function phaseSection(view) {
 }
 
 // `section` is a section name or a function asked when the button is pressed (the phase then).
-export function rulesButton(game, section = null) {
+export function rulesButton(game, section = null, label = null) {
   return h(
     "button",
     {
       type: "button",
       class: "rules-button",
       "data-testid": "rules-button",
-      "data-key": `rules-${game}`,
+      "data-key": `rules-${game}-${typeof section === "string" ? section : "phase"}`,
       "aria-haspopup": "dialog",
       onclick: () => openRules(game, typeof section === "function" ? section() : section),
     },
-    t("rules.button"),
+    label || t("rules.button"),
   );
 }
 
