@@ -66,9 +66,9 @@ class CatboxGame(Game):
         ),
         "do_predict": (
             "Predict how many tricks you will win: exactly that many earns your largest group as a bonus",
-            "獲得するトリック数を予想してください。ぴったり当てると最大グループの大きさがボーナスになります",
+            "勝つトリックの数を予測してください。ぴったり当たると、つながった自分のトークンの最大のかたまりの数がボーナスになります",
         ),
-        "wait_predict": ("{who} is predicting their tricks", "{who}がトリック数を予想しています"),
+        "wait_predict": ("{who} is predicting their tricks", "{who}が勝利予測をしています"),
         "do_lead": (
             "Lead a card and declare its colour (red only once red is broken, or if nothing else is legal)",
             "カードを1枚出して色を宣言してください（赤は解禁後か、ほかに出せない場合のみ）",
@@ -82,13 +82,13 @@ class CatboxGame(Game):
         "goal": (
             "{rounds} rounds, most points wins: 1 point per trick, plus your largest group of tokens "
             "when your prediction is exact; a paradox scores −1 per trick",
-            "全{rounds}ラウンドで得点の最も多い人の勝ち。1トリック1点、予想が当たれば最大グループ分のボーナス、"
+            "全{rounds}ラウンドで得点の最も多い人の勝ち。1トリック1点、予測が当たれば最大のかたまりの数がボーナス、"
             "パラドックスを起こすと1トリック−1点",
         ),
         "goal_two": (
             "{rounds} rounds, most points wins: 1 point per trick, plus your largest group of tokens "
             "with 4 or fewer tricks; a paradox scores −1 per trick",
-            "全{rounds}ラウンドで得点の最も多い人の勝ち。1トリック1点、4トリック以下なら最大グループ分のボーナス、"
+            "全{rounds}ラウンドで得点の最も多い人の勝ち。1トリック1点、4トリック以下なら最大のかたまりの数がボーナス、"
             "パラドックスを起こすと1トリック−1点",
         ),
     }

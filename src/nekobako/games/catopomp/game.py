@@ -53,44 +53,44 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "wait_spare": (
         "Players with one gem left are choosing their spare die",
-        "ジェム残り1個のプレイヤーが予備ダイスの目を選んでいます",
+        "ソウルジェムが残り1個のプレイヤーが予備ダイスの目を選んでいます",
     ),
     "do_lead": (
         "Lead a combination: a single card, a run or a set (hell cards: 2 or more while your hand is not empty)",
-        "役を出してください：1枚、連番、同じ数字（地獄のカードは手札がある間は2枚以上）",
+        "組み合わせを出してください：シングル、連番、同じ数字（地獄カードは手札がある間は2枚以上）",
     ),
     "do_beat": (
         "Play a stronger combination than the table (dice may boost it once a round), or pass",
-        "場より強い役を出すか（ダイスでのブーストは1ラウンド1回）、パスしてください",
+        "場より強い組み合わせを出すか（ダイスブーストは1ラウンド1回）、パスしてください",
     ),
     "wait_play": ("{who} is playing", "{who}の番です"),
-    "do_bury": ("Bury one card from your hand in your hell", "手札を1枚、自分の地獄に埋めてください"),
-    "wait_bury": ("{who} is burying a card in their hell", "{who}が地獄にカードを埋めています"),
+    "do_bury": ("Bury one card from your hand in your hell", "手札を1枚、自分の地獄エリアに置いてください"),
+    "wait_bury": ("{who} is burying a card in their hell", "{who}が地獄エリアにカードを置いています"),
     "do_give": (
         "{who} passed: give them one of your hell cards, or keep them all",
-        "{who}がパスしました：地獄のカードを1枚渡すか、渡さずに残してください",
+        "{who}がパスしました：地獄カードを1枚移すか、移さずに残してください",
     ),
     "do_give_must": (
         "{who} passed: you hold 3 or more hell cards, so give them one",
-        "{who}がパスしました：地獄のカードが3枚以上あるので1枚渡してください",
+        "{who}がパスしました：地獄カードが3枚以上あるので1枚移してください",
     ),
     "do_discard_hell": (
         "{who} passed: discard one of your hell cards, or keep them all (casual mode)",
-        "{who}がパスしました：地獄のカードを1枚捨てるか、残してください（カジュアル）",
+        "{who}がパスしました：地獄カードを1枚捨て札にするか、残してください（カジュアルモード）",
     ),
     "wait_give_me": (
         "You passed: {who} may give you one hell card",
-        "あなたがパスしました：{who}が地獄のカードを1枚渡すかもしれません",
+        "あなたがパスしました：{who}から地獄カードを1枚移されるかもしれません",
     ),
     "wait_give": (
         "{who} may give a hell card to the player who passed",
-        "{who}がパスしたプレイヤーに地獄のカードを渡すかどうか選んでいます",
+        "{who}がパスしたプレイヤーに地獄カードを移すかどうか選んでいます",
     ),
     "goal": (
         "Each round, the last player still holding cards loses a soul gem. A player who loses their last gem "
         "loses the game and everyone else wins. With one gem left, you get a spare die.",
-        "各ラウンドで最後までカードが残ったプレイヤーはソウルジェムを1個失います。最後のジェムを失ったプレイヤーの負けで、"
-        "ほかの全員の勝ち。ジェムが残り1個になると予備ダイスがもらえます。",
+        "各ラウンドで最後までカードが残ったプレイヤーはソウルジェムを1個失います。最後のソウルジェムを失ったプレイヤーの負けで、"
+        "ほかの全員の勝ち。ソウルジェムが残り1個になると予備ダイスがもらえます。",
     ),
 }
 

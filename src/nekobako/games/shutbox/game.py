@@ -30,9 +30,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "do_roll_one": ("Roll two dice, or just one die.", "ダイスを2個、または1個だけ振ってください。"),
     "do_shut": (
         "Close open tiles that add up to {total} (at most {most} tiles).",
-        "合計が{total}になる開いたタイルを閉じてください（最大{most}枚）。",
+        "合計が{total}になるように残っているタイルを倒してください（最大{most}枚）。",
     ),
-    "do_shut_any": ("Close open tiles that add up to {total}.", "合計が{total}になる開いたタイルを閉じてください。"),
+    "do_shut_any": (
+        "Close open tiles that add up to {total}.",
+        "合計が{total}になるように残っているタイルを倒してください。",
+    ),
     "wait_turn": ("{who} is playing.", "{who}がプレイしています。"),
     "wait_others": (
         "Your turn is over; the others are still playing.",
@@ -42,17 +45,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Lowest total penalty wins. A total of {limit} or more at the end of a round eliminates a player. "
         "Shutting the box (closing every tile) wins the game.",
         "合計減点の最も少ない人の勝ち。ラウンド終了時に合計{limit}以上で脱落。"
-        "すべてのタイルを閉じる（シャット・ザ・ボックス）と勝利。",
+        "すべてのタイルを倒す（シャット・ザ・ボックス）と勝利。",
     ),
     "goal_quick": (
         "Lowest total penalty wins; the game ends when a total reaches {limit} at the end of a round. "
         "Shutting the box (closing every tile) wins the game.",
         "合計減点の最も少ない人の勝ち。ラウンド終了時に誰かの合計が{limit}以上になるとゲーム終了。"
-        "すべてのタイルを閉じる（シャット・ザ・ボックス）と勝利。",
+        "すべてのタイルを倒す（シャット・ザ・ボックス）と勝利。",
     ),
     "goal_rounds": (
         "Lowest total penalty after {rounds} rounds wins. Shutting the box (closing every tile) wins the game.",
-        "{rounds}ラウンド後に合計減点の最も少ない人の勝ち。すべてのタイルを閉じる（シャット・ザ・ボックス）と勝利。",
+        "{rounds}ラウンド後に合計減点の最も少ない人の勝ち。すべてのタイルを倒す（シャット・ザ・ボックス）と勝利。",
     ),
 }
 """Event kind → (English, Japanese) template; `{who}` is the event's seat."""
