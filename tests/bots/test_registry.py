@@ -5,7 +5,7 @@ import random
 import pytest
 
 from nekobako.bots import Bot, bot_names, make_bot
-from nekobako.engine import InvalidOptions
+from nekobako.engine import InvalidOptions, UnknownGame
 
 
 def test_levels_by_name() -> None:
@@ -28,7 +28,7 @@ def test_bad_parameters_are_refused() -> None:
         make_bot("ismcts", game="shutbox", iterations=0)
     with pytest.raises(InvalidOptions, match="takes no parameters"):
         make_bot("random", game="shutbox", iterations=5)
-    with pytest.raises(InvalidOptions, match="unknown game"):
+    with pytest.raises(UnknownGame, match="unknown game"):
         bot_names("chess")
 
 

@@ -360,7 +360,7 @@ def test_tie_break_on_the_final_round_three_players():
     assert state.round_scores() == [[2, 0, -2], [-2, 2, 0], [0, -2, 2]]
     assert state.scores() == [0, 0, 0]
     assert state.winners() == [2]
-    assert state.events[-1].kind == "game_over" and state.events[-1].data["winners"] == [2]
+    assert state.events[-1].kind == "game_over" and state.events[-1].data["winners"] == (2,)
 
 
 def test_shared_victory():

@@ -7,13 +7,13 @@ import random
 import pytest
 
 from nekobako.engine import CHANCE, Event, MalformedAction, check_text, game_names, get_game, random_playout
-from nekobako.engine.errors import InvalidOptions
+from nekobako.engine.errors import UnknownGame
 
 
 def test_registry_finds_games_by_name():
     assert "shutbox" in game_names()
     assert get_game("shutbox").name == "shutbox"
-    with pytest.raises(InvalidOptions, match="unknown game 'go'"):
+    with pytest.raises(UnknownGame, match="unknown game 'go'"):
         get_game("go")
 
 
@@ -52,3 +52,20 @@ def test_view_envelope_and_history_for_each_viewer():
         assert view["rolling"] == 0 and view["current"] == 0
     assert spectator["seat"] is None and player["seat"] == 0 and player["legal"] == []
     assert state.full_view()["history"] == spectator["history"]
+
+
+def test_events_are_immutable_hashable_values():
+    event = Event("turn_over", 1, {"open": [1, 2], "detail": {"dice": [3, 4]}}, 3)
+    twin = Event("turn_over", 1, {"open": (1, 2), "detail": {"dice": (3, 4)}}, 3)
+    assert event == twin and hash(event) == hash(twin) and len({event, twin}) == 1
+    with pytest.raises(TypeError):
+        event.data["open"] = [5]  # type: ignore[index]
+    with pytest.raises(TypeError):
+        event.data["detail"]["dice"] = [5]
+    assert event.to_json() == {
+        "kind": "turn_over",
+        "seat": 1,
+        "data": {"open": [1, 2], "detail": {"dice": [3, 4]}},
+        "at": 3,
+    }
+    assert hash(Event("game_over")) == hash(Event("game_over", None, {}, 0))

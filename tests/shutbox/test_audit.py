@@ -151,7 +151,7 @@ def test_quick_mode_winner_is_the_lowest_of_those_still_in():
     state = play(THREE, players=3, quick=True)
     assert state.is_over() and state.scores() == [86, 18, 2]
     assert state.winners() == [2]
-    assert state.events[-1].data == {"winners": [2], "reason": "quick"}
+    assert state.events[-1].data == {"winners": (2,), "reason": "quick"}
 
 
 def test_quick_mode_with_two_players_the_other_wins():

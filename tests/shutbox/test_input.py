@@ -173,7 +173,7 @@ def test_illegal_after_the_dice(seat, text, why):
 def test_non_actions_are_refused():
     state = position()
     state.act(CHANCE, "dice 4 5")
-    with pytest.raises(IllegalAction, match="not a Shut the Box action"):
+    with pytest.raises(MalformedAction, match="not a Shut the Box action"):
         state.apply(0, "shut 9")
-    with pytest.raises(IllegalAction):
+    with pytest.raises(MalformedAction):
         state.apply(CHANCE, object())

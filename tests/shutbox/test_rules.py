@@ -41,7 +41,7 @@ def test_turn_ends_by_itself_and_scores_the_open_tiles():
     assert view["penalty"] == [None, 9]
     assert view["to_move"] == [0] and view["current"] == 0
     turn_over = [e for e in state.events if e.kind == "turn_over"]
-    assert turn_over[0].seat == 1 and dict(turn_over[0].data) == {"total": 12, "open": [1, 2, 6], "penalty": 9}
+    assert turn_over[0].seat == 1 and turn_over[0].data == {"total": 12, "open": (1, 2, 6), "penalty": 9}
     assert GAME.describe(turn_over[0]) == "Seat 1 cannot use 12: turn over with a penalty of 9."
     assert "減点9" in GAME.describe(turn_over[0], "ja")
 

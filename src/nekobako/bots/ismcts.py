@@ -243,7 +243,8 @@ class ISMCTSBot:
 
     def _rollout(self, state: State, rounds: int, stop_at_round: bool, rng: random.Random) -> list[float]:
         """Random play to the horizon; values per seat in [0, 1]."""
-        apply, legal_actions, draw = state.apply, state.legal_actions, rng.random  # hot loop
+        # hot loop; seats come from `to_move`, so the seat check of `apply` is skipped
+        apply, legal_actions, draw = state._apply, state.legal_actions, rng.random
         for _ in range(self.max_rollout):
             to_move = state.to_move
             if not to_move:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ..engine import InvalidOptions, game_names
+from ..engine import InvalidOptions, check_game_name
 from .base import Bot
 
 LEVELS: tuple[str, ...] = ("random", "greedy", "ismcts", "optimal")
@@ -26,8 +26,7 @@ def bot_names(game: str | None = None) -> list[str]:
     """Levels available for `game` (all levels when None), weakest first: for the lobby and the CLI."""
     if game is None:
         return list(LEVELS)
-    if game not in game_names():
-        raise InvalidOptions(f"unknown game {game!r}; games: {', '.join(game_names())}")
+    check_game_name(game)
     names = ["random"]
     if game in GREEDY_MODULES:
         names.append("greedy")

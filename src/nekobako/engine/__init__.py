@@ -1,17 +1,18 @@
 """The engine contract: games, states, options, records. Pure Python, no I/O."""
 
-from .errors import BadRecord, IllegalAction, InvalidOptions, MalformedAction, NekobakoError
-from .game import CHANCE, Action, Event, Game, State, check_text, is_number, seat_name
+from .errors import BadRecord, IllegalAction, InvalidOptions, MalformedAction, NekobakoError, UnknownGame
+from .game import CHANCE, Action, Event, FrozenData, Game, State, check_text, is_number, seat_name
 from .options import Options, OptionSpec, parse_option_text, parse_options
 from .playout import play_out, random_playout
 from .record import Record, fill_chance, format_entry, parse_entry, replay, summary
-from .registry import GAME_MODULES, game_names, get_game
+from .registry import GAME_MODULES, check_game_name, game_names, get_game
 
 __all__ = [
     "CHANCE",
     "Action",
     "BadRecord",
     "Event",
+    "FrozenData",
     "GAME_MODULES",
     "Game",
     "IllegalAction",
@@ -22,6 +23,8 @@ __all__ = [
     "Options",
     "Record",
     "State",
+    "UnknownGame",
+    "check_game_name",
     "check_text",
     "fill_chance",
     "format_entry",

@@ -9,12 +9,18 @@ class InvalidOptions(NekobakoError, ValueError):
     """Options a table cannot be played with; the message is meant for a player."""
 
 
+class UnknownGame(NekobakoError, ValueError):
+    """A game name the registry does not know."""
+
+
 class MalformedAction(NekobakoError, ValueError):
-    """Text that is not an action in the game's notation."""
+    """Not an action of this game: text outside its notation, or a value of another type given to
+    `State.apply`. Nothing about the position is needed to tell."""
 
 
 class IllegalAction(NekobakoError, ValueError):
-    """A well-formed action that the rules do not allow now. The state is unchanged."""
+    """An action of this game that the rules do not allow now, or a seat that does not exist or may
+    not move. The state is unchanged."""
 
 
 class BadRecord(NekobakoError, ValueError):

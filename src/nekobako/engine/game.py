@@ -16,10 +16,9 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, NoReturn, TypeVar
 
-from .errors import InvalidOptions, MalformedAction
+from .errors import IllegalAction, InvalidOptions, MalformedAction
 from .options import Options, OptionSpec, parse_options
 
 if TYPE_CHECKING:
@@ -31,25 +30,108 @@ CHANCE = -1
 Action = Hashable
 """Actions are small immutable values whose `str()` is the canonical notation of the rules file."""
 
+A = TypeVar("A", bound=Hashable)
+"""A game's own action type: `State[A]` and `Game[A]` take and give only that game's actions."""
 
-@dataclass(frozen=True, slots=True)
-class Event:
+
+class FrozenData(dict[str, Any]):
+    """An event's data: a read-only, hashable dict whose lists are tuples and whose nested mappings
+    are frozen too, so an `Event` is a value (equal, hashable) that no reader can alter. A `dict`
+    underneath, because events are made on the playout hot path and JSON writes it as it is."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> FrozenData:
+        """`data` frozen. Plain values and tuples (what games write) are copied by `dict`'s own
+        constructor, as events are made on the playout hot path; tuples are trusted to hold plain
+        values (the conformance suite hashes every event of every game to hold games to that)."""
+        if _ATOMS_AND_TUPLES.issuperset(map(type, data.values())):
+            return cls(data)
+        return cls({key: freeze(value) for key, value in data.items()})
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("event data is read-only")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenData, (dict(self),))
+
+    def __repr__(self) -> str:
+        return f"FrozenData({dict.__repr__(self)})"
+
+    def to_json(self) -> dict[str, Any]:
+        if _ATOMS.issuperset(map(type, self.values())):
+            return dict(self)
+        return {key: thaw(value) for key, value in self.items()}
+
+
+_ATOMS = frozenset({int, str, float, bool, type(None)})
+_ATOMS_AND_TUPLES = _ATOMS | {tuple}
+_EMPTY = FrozenData()
+
+
+def freeze(value: Any) -> Any:
+    """Lists and tuples become tuples, mappings `FrozenData`, recursively; anything else is kept."""
+    kind = type(value)
+    if kind in _ATOMS or kind is FrozenData:
+        return value
+    if kind is list or kind is tuple:
+        if _ATOMS.issuperset(map(type, value)):
+            return value if kind is tuple else tuple(value)
+        return tuple(map(freeze, value))
+    if isinstance(value, Mapping):
+        return FrozenData.of(value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """`freeze` undone into JSON-ready values: tuples become lists, frozen mappings dicts."""
+    if isinstance(value, tuple):
+        return [thaw(v) for v in value]
+    if isinstance(value, FrozenData):
+        return value.to_json()
+    return value
+
+
+class _EventFields(NamedTuple):
+    kind: str
+    seat: int | None
+    data: FrozenData
+    at: int
+
+
+class Event(_EventFields):
     """Something that happened as a consequence of an action (trick won, box shut, gem lost).
 
     Events hold public facts only; they are shown to every seat and to spectators. `at` is the
     number of history entries when it happened, so a log can interleave actions and events.
+    An event is a value: immutable, hashable, its `data` a `FrozenData`. (A named tuple rather
+    than a frozen dataclass: Cat in the Box makes one for most actions, and a tuple is built in
+    one step where a frozen dataclass sets each field through `object.__setattr__`.)
     """
 
-    kind: str
-    seat: int | None = None
-    data: Mapping[str, Any] = field(default_factory=dict)
-    at: int = 0
+    __slots__ = ()
+
+    def __new__(cls, kind: str, seat: int | None = None, data: Mapping[str, Any] | None = None, at: int = 0) -> Event:
+        if type(data) is not FrozenData:
+            if data is None:
+                data = _EMPTY
+            elif _ATOMS_AND_TUPLES.issuperset(map(type, data.values())):  # `FrozenData.of`, inlined
+                data = FrozenData(data)
+            else:
+                data = FrozenData.of(data)
+        return tuple.__new__(cls, (kind, seat, data, at))
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, "data": dict(self.data), "at": self.at}
+        return {"kind": self.kind, "seat": self.seat, "data": self.data.to_json(), "at": self.at}
 
 
-class Game(ABC):
+class Game(ABC, Generic[A]):
     """Static description of one game. One instance per game, found through the registry."""
 
     name: ClassVar[str]
@@ -81,25 +163,25 @@ class Game(ABC):
         """Cross-option and player-count checks; override to add them."""
 
     # -- states --------------------------------------------------------------------------------
-    def new_game(self, players: int, options: Mapping[str, Any] | Options | None = None) -> State:
+    def new_game(self, players: int, options: Mapping[str, Any] | Options | None = None) -> State[A]:
         """The state before the first chance step (usually `start N`)."""
         return self.new_initial_state(players, self.options(options, players))
 
     @abstractmethod
-    def new_initial_state(self, players: int, options: Options) -> State: ...
+    def new_initial_state(self, players: int, options: Options) -> State[A]: ...
 
     # -- notation ------------------------------------------------------------------------------
     @abstractmethod
-    def parse_action(self, text: str) -> Action:
+    def parse_action(self, text: str) -> A:
         """Parse canonical notation (without the `SEAT:` prefix); raise `MalformedAction`."""
 
-    def redact(self, actor: int, action: Action, viewer: int | None) -> str:
+    def redact(self, actor: int, action: A, viewer: int | None) -> str:
         """How `actor`'s action reads to `viewer` (None: spectator). Hidden actions are masked."""
         return str(action)
 
     # -- hidden information ----------------------------------------------------------------------
     @abstractmethod
-    def determinize(self, view: Mapping[str, Any], rng: random.Random) -> State:
+    def determinize(self, view: Mapping[str, Any], rng: random.Random) -> State[A]:
         """A full state consistent with everything in `view` (one seat's knowledge), sampled
         uniformly among the states that view allows as far as the game's docs say."""
 
@@ -117,14 +199,20 @@ class Game(ABC):
         return [spec.describe() for spec in self.option_specs]
 
 
-class State(ABC):
+class State(ABC, Generic[A]):
     """One position. Subclasses keep `history` ((seat, action) pairs, chance as `CHANCE`) and
-    `events` up to date in `apply`; everything else here is derived from those methods."""
+    `events` up to date in `_apply`; everything else here is derived from those methods.
 
-    game: Game
+    `__slots__ = ()` here and a full `__slots__` in every game: a misspelt attribute raises instead
+    of quietly creating a new one, and the conformance suite can check that `clone` copies every
+    slot."""
+
+    __slots__ = ()
+
+    game: Game[A]
     players: int
     options: Options
-    history: list[tuple[int, Action]]
+    history: list[tuple[int, A]]
     events: list[Event]
 
     # -- who moves ---------------------------------------------------------------------------------
@@ -145,31 +233,43 @@ class State(ABC):
     def is_over(self) -> bool: ...
 
     @abstractmethod
-    def legal_actions(self, seat: int) -> Sequence[Action]:
+    def legal_actions(self, seat: int) -> Sequence[A]:
         """Legal actions of `seat` now (empty when it is not to move). For `CHANCE`: the outcomes."""
 
-    def chance_outcomes(self) -> Sequence[tuple[Action, float]] | None:
+    def chance_outcomes(self) -> Sequence[tuple[A, float]] | None:
         """Outcomes with probabilities when few (dice); None when too many to list (deals)."""
         return None
 
-    def sample_chance(self, rng: random.Random) -> Action:
+    def sample_chance(self, rng: random.Random) -> A:
         outcomes = self.chance_outcomes()
         if outcomes is None:
             raise NotImplementedError("games with large chance steps override sample_chance")
         actions = [a for a, _ in outcomes]
         return rng.choices(actions, weights=[p for _, p in outcomes])[0]
 
-    @abstractmethod
-    def apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: int, action: A) -> None:
         """Play `action` for `seat` (`CHANCE` for outcomes). Raises `IllegalAction` and changes
-        nothing when the action is not legal now."""
+        nothing when the action is not legal now.
+
+        The seat is checked here, once for every game: only an `int` from `CHANCE` to the last seat
+        is a seat (`False` and `0.0` compare equal to seat 0 but would write `"False: …"` into a
+        record that cannot be replayed). Everything else is the game's `_apply`."""
+        if type(seat) is not int or not CHANCE <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat!r} / 席{seat!r}はありません")
+        self._apply(seat, action)
+
+    @abstractmethod
+    def _apply(self, seat: int, action: A) -> None:
+        """`apply` for a seat that exists: check the action against the rules (raise
+        `IllegalAction` for anything that is not this game's action or not legal now, before
+        changing anything), then play it and append to `history` and `events`."""
 
     def act(self, seat: int, text: str) -> None:
         """Parse and apply notation, e.g. `state.act(0, "shut 7")`."""
         self.apply(seat, self.game.parse_action(text))
 
     @abstractmethod
-    def clone(self) -> State: ...
+    def clone(self) -> State[A]: ...
 
     # -- results -----------------------------------------------------------------------------------
     @abstractmethod

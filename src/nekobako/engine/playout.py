@@ -1,5 +1,9 @@
 """Playing a state to its end through the public API: the one loop over chance and players that
-simulations, strength tests and benchmarks share."""
+simulations, strength tests and benchmarks share.
+
+Both loops call `State._apply`, not `apply`: the seat always comes from `to_move`, so the seat
+check `apply` makes for callers it cannot trust would only cost time (about 6% of a Shut the Box
+playout)."""
 
 from __future__ import annotations
 
@@ -22,9 +26,9 @@ def play_out(
             break
         seat = to_move[0]
         if seat == CHANCE:
-            state.apply(CHANCE, state.sample_chance(chance_rng))
+            state._apply(CHANCE, state.sample_chance(chance_rng))
         else:
-            state.apply(seat, choose(seat))
+            state._apply(seat, choose(seat))
         count += 1
     return count
 
@@ -39,9 +43,9 @@ def random_playout(state: State, rng: random.Random, max_actions: int = 1_000_00
             break
         seat = to_move[0]
         if seat == CHANCE:
-            state.apply(CHANCE, state.sample_chance(rng))
+            state._apply(CHANCE, state.sample_chance(rng))
         else:
             legal = state.legal_actions(seat)
-            state.apply(seat, legal[int(rng.random() * len(legal))])
+            state._apply(seat, legal[int(rng.random() * len(legal))])
         count += 1
     return count

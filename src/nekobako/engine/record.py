@@ -92,8 +92,6 @@ def replay(record: Record | Mapping[str, Any] | str) -> State:
         try:
             if seat != CHANCE:
                 fill_chance(state, rng)
-                if seat >= state.players:
-                    raise BadRecord(f"there is no seat {seat}")
             elif not state.is_chance():
                 raise BadRecord("chance is not to move here" if not state.is_over() else "the game is over")
             state.apply(seat, game.parse_action(text))

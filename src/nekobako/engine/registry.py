@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
-from .errors import InvalidOptions
+from .errors import UnknownGame
 from .game import Game
 
 GAME_MODULES: dict[str, str] = {
@@ -14,12 +15,17 @@ GAME_MODULES: dict[str, str] = {
 }
 """Game name → module exposing `GAME`. The one list of games in the project."""
 
-_loaded: dict[str, Game] = {}
+_loaded: dict[str, Game[Any]] = {}
 
 
-def get_game(name: str) -> Game:
+def check_game_name(name: str) -> None:
+    """Raise `UnknownGame` (naming the games there are) unless `name` is one."""
     if name not in GAME_MODULES:
-        raise InvalidOptions(f"unknown game {name!r}; games: {', '.join(GAME_MODULES)}")
+        raise UnknownGame(f"unknown game {name!r}; games: {', '.join(GAME_MODULES)}")
+
+
+def get_game(name: str) -> Game[Any]:
+    check_game_name(name)
     if name not in _loaded:
         _loaded[name] = importlib.import_module(GAME_MODULES[name]).GAME
     return _loaded[name]

@@ -193,9 +193,7 @@ class CatboxState(State):
         return Deal(hands, tuple(rest[: setup.reveal]), tuple(rest[setup.reveal :]))
 
     # -- applying actions ------------------------------------------------------------------------
-    def apply(self, seat: int, action: CatboxAction) -> None:
-        if type(seat) is not int:  # 0.0 or False compare equal to seat 0 but are no seat (nor a record entry)
-            raise IllegalAction(f"there is no seat {seat!r} / 席{seat!r}はありません")
+    def _apply(self, seat: int, action: CatboxAction) -> None:
         kind = action.__class__
         if kind is Play:
             self._play(seat, action)  # type: ignore[arg-type]
@@ -208,7 +206,7 @@ class CatboxState(State):
         elif kind is Start:
             self._start(seat, action)  # type: ignore[arg-type]
         else:
-            raise MalformedAction(f"{action!r} is not a Cat in the Box action")
+            raise MalformedAction(f"{action!r} is not a Cat in the Box action / {action!r}は行動ではありません")
 
     def _event(self, kind: str, seat: int | None = None, **data: Any) -> None:
         self.events.append(Event(kind, seat, data, len(self.history)))

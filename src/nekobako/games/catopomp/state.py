@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ...engine import CHANCE, Event, IllegalAction, State
+from ...engine import CHANCE, Event, IllegalAction, MalformedAction, State
 from . import actions as A
 from .cards import CATLETON, MAX_NUMBER, SLOTS, card_json, card_text
 from .combos import generate
@@ -219,17 +219,17 @@ class CatopompState(State):
         raise IllegalAction("chance is not to move")
 
     # -- apply -------------------------------------------------------------------------------------------
-    def apply(self, seat: int, action: A.Action) -> None:
+    def _apply(self, seat: int, action: A.Action) -> None:
         if not isinstance(action, A.Action):
-            raise IllegalAction(f"{action!r} is not a Catopomp action")
+            raise MalformedAction(f"{action!r} is not a Catopomp action / {action!r}は行動ではありません")
         phase = self.phase
         if phase <= DICE:
             if seat != CHANCE:
                 raise IllegalAction("chance is to move (start player, deal or dice)")
             self._apply_chance(action)
         else:
-            if seat == CHANCE or not isinstance(seat, int) or not 0 <= seat < self.players:
-                raise IllegalAction(f"seat {seat!r} cannot act now")
+            if seat == CHANCE:
+                raise IllegalAction("a player is to move, not chance / 偶然ではなくプレイヤーの番です")
             legal = self.legal_actions(seat)
             if action not in legal:
                 raise IllegalAction(self._why_illegal(seat, action))

@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ...engine import CHANCE, Event, IllegalAction, Options, State
+from ...engine import CHANCE, Event, IllegalAction, MalformedAction, NekobakoError, Options, State
 from .actions import Dice, Roll, Shut, Start
 from .options import ELIMINATION_AT, ROUND_LIMIT
 from .tables import (
@@ -158,7 +158,7 @@ class ShutState(State):
         return Start(int(rng.random() * self.players))
 
     # -- playing -----------------------------------------------------------------------------------
-    def apply(self, seat: int, action: Any) -> None:
+    def _apply(self, seat: int, action: Any) -> None:
         if seat == CHANCE:
             if self._to_move is CHANCE_ONLY and type(action) is Dice and action.n == self._roll_n:
                 seat = self._roller  # the dice of the seat that rolled: the hot chance path
@@ -174,11 +174,9 @@ class ShutState(State):
                 self._apply_start(action)
             return
         to_move = self._to_move
-        legal = (
-            self._legal[seat] if to_move is not CHANCE_ONLY and type(seat) is int and 0 <= seat < self.players else ()
-        )
+        legal = self._legal[seat] if to_move is not CHANCE_ONLY else ()
         if action not in legal:
-            raise IllegalAction(self._refusal(seat, action))
+            raise self._refusal(seat, action)
         self.history.append((seat, action))
         if type(action) is Shut:
             mask = self._open[seat] ^ action.mask
@@ -195,7 +193,7 @@ class ShutState(State):
     def _apply_start(self, action: Any) -> None:
         """The first chance step (the start player); anything else from chance is refused here."""
         if self._to_move is not CHANCE_ONLY or self._roll_n or type(action) is not Start or action.seat >= self.players:
-            raise IllegalAction(self._refusal(CHANCE, action))
+            raise self._refusal(CHANCE, action)
         self.history.append((CHANCE, action))
         self._start = action.seat
         self._event("start", action.seat)
@@ -234,7 +232,7 @@ class ShutState(State):
         self._penalty[seat] = penalty
         self._legal[seat] = NOBODY
         if mask:
-            self._event("turn_over", seat, total=total, open=mask_tiles(mask), penalty=penalty)
+            self._event("turn_over", seat, total=total, open=tuple(mask_tiles(mask)), penalty=penalty)
         else:
             self._shut[seat] = True
             self._event("box_shut", seat)
@@ -260,7 +258,7 @@ class ShutState(State):
         self._rounds.append(row)
         for s, p in enumerate(row):
             self._totals[s] += p
-        self._event("round_scored", None, round=self._round, penalties=list(row), totals=list(self._totals))
+        self._event("round_scored", None, round=self._round, penalties=row, totals=tuple(self._totals))
         newly: list[int] = []
         finish = self._decide(newly)
         # the round's lists are replaced, never changed, by the next round: keeping them is free
@@ -306,13 +304,15 @@ class ShutState(State):
         self._to_move = NOBODY
         self._active = NOBODY
         self._legal = [NOBODY] * self.players
-        self._event("game_over", None, winners=self._winners, reason=reason)
+        self._event("game_over", None, winners=tuple(self._winners), reason=reason)
         return reason
 
     # -- refusals (the slow path: only when an action is not legal) --------------------------------
-    def _refusal(self, seat: Any, action: Any) -> str:
+    def _refusal(self, seat: int, action: Any) -> NekobakoError:
+        if not isinstance(action, (Roll, Shut, Dice, Start)):
+            return MalformedAction(f"{action!r} is not a Shut the Box action ／ {action!r}は行動ではありません")
         en, ja = self._why(seat, action)
-        return f"{en} ／ {ja}"
+        return IllegalAction(f"{en} ／ {ja}")
 
     def _why(self, seat: Any, action: Any) -> tuple[str, str]:
         if self._over:
@@ -324,12 +324,8 @@ class ShutState(State):
                 want = "two dice, e.g. 'dice 3 4'" if self._roll_n == 2 else "one die, e.g. 'dice 5'"
                 return f"{want} were rolled, not {action}", f"ダイス{self._roll_n}個の結果が必要です"
             return f"the start player is a seat from 0 to {self.players - 1}", "スタートプレイヤーの席番号が不正です"
-        if type(seat) is not int or not 0 <= seat < self.players:
-            return f"there is no seat {seat!r}", f"席{seat!r}はありません"
         if not isinstance(action, (Roll, Shut)):
-            if isinstance(action, (Dice, Start)):
-                return f"'{action}' is a chance outcome, not a player's action", f"'{action}'は偶然の結果です"
-            return f"{action!r} is not a Shut the Box action", f"{action!r}は行動ではありません"
+            return f"'{action}' is a chance outcome, not a player's action", f"'{action}'は偶然の結果です"
         if self._to_move is CHANCE_ONLY:
             return "waiting for a dice roll (or the start player) first", "ダイスの結果を待っています"
         if seat not in self._to_move:
