@@ -25,7 +25,7 @@ from .view import determinize
 MESSAGES: dict[str, tuple[str, str]] = {
     "round_start": ("Round {round}: {who} starts", "第{round}ラウンド: {who}がスタートプレイヤー"),
     "spares_set": ("Spare dice are set", "予備ダイスの出目が決まりました"),
-    "trick_cleared": ("Everyone passed: the table is cleared, {who} leads", "全員パス: 場が流れ、{who}が親"),
+    "trick_cleared": ("Everyone passed: the table is cleared, {who} leads", "全員パス: 場が流れ、{who}が次に出します"),
     "hell_given": ("{who} moves hell card {card} to seat {to}", "{who}が地獄カード{card}を席{to}へ移しました"),
     "hell_discarded": ("{who} discards hell card {card}", "{who}が地獄カード{card}を捨て札にしました"),
     "spare_moved": (
