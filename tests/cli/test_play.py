@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,24 @@ def test_every_game_plays_to_the_end_with_its_own_board(tmp_path, game, players,
     assert "Game over" in proc.stdout
     assert "(plain view" not in proc.stdout  # the game's own drawing worked at every step
     assert replay(Record.from_json(path.read_text())).is_over()
+
+
+def test_catopomp_moves_are_grouped_and_numbered_in_order_and_the_round_summary_is_shown(tmp_path):
+    path = tmp_path / "catopomp.json"
+    proc = run_cli(
+        "play", "catopomp", "--players", "3", "--seed", "3", "--bots", "greedy", "--record", str(path),
+        input="1\n" * 400,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    first = out.index("Your legal actions")
+    menu = out[first : out.index("Your move", first)]
+    assert "from your hand:" in menu and "with dice:" in menu
+    assert menu.index("from your hand:") < menu.index("with dice:")
+    numbers = [int(n) for n in re.findall(r"(\d+) (?:play|hell|pass|bury|give|keep|spare|discard)\b", menu)]
+    assert numbers == list(range(1, len(numbers) + 1))  # numbered in the order shown
+    assert "Lead a combination" in out and "Round 1 is over" in out and "lost a gem" in out
+    # the number typed is the number shown: the first move played is the first one listed
+    record = json.loads(path.read_text())
+    first_move = next(a for a in record["actions"] if a.startswith("0: "))
+    assert first_move == "0: " + re.search(r"\s1 ((?:play|hell) [^\n]*?)\s{2,}", menu).group(1).strip()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 import subprocess
@@ -63,5 +64,42 @@ def test_a_game_in_tmux(tmp_path):
         assert json.loads(record.read_text())["game"] == "shutbox"
         screen = tmux("capture-pane", "-p", "-t", session, "-S", "-50")
         assert "Record saved" in screen or "nekobako replay" in screen, screen
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def plain(log) -> str:
+    """What a pane showed, without the terminal's colour codes."""
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", log.read_text(errors="replace")) if log.exists() else ""
+
+
+def test_the_round_summary_comes_before_the_next_deal_in_tmux(tmp_path):
+    """Cat in the Box, 2 players: when round 1 ends, its final board and each seat's breakdown are
+    on screen before round 2 is dealt; the prompt says what to do now."""
+    session = f"nekobako-test-{uuid.uuid4().hex[:8]}"
+    record = tmp_path / "summary.json"
+    log = tmp_path / "pane.txt"
+    args = [sys.executable, "-c", "from nekobako.cli import main; main()", "play", "catbox", "--players", "2"]
+    args += ["--seed", "3", "--bots", "random", "--record", str(record)]
+    command = " ".join(shlex.quote(part) for part in args)
+    tmux("new-session", "-d", "-s", session, "-x", "130", "-y", "60", f"{command}; sleep 30")
+    tmux("pipe-pane", "-t", session, f"cat >> {shlex.quote(str(log))}")  # everything ever shown
+    try:
+        deadline = time.monotonic() + 150
+        text = ""
+        while time.monotonic() < deadline and "Round 1 is over" not in text:
+            tmux("send-keys", "-t", session, "1", "Enter")
+            time.sleep(0.4)
+            text = plain(log)
+        assert "Discard one card face down" in text, text[-3000:]  # the instruction of the phase
+        assert "Round 1 is over" in text, text[-3000:]
+        time.sleep(1)
+        text = plain(log)
+        summary = text.index("Round 1 is over")
+        assert "final board of round 1" in text[: summary + 2000]
+        for heading in ("tricks", "group", "bonus", "points", "discards"):
+            assert heading in text[summary : summary + 2000]
+        second_deal = text.index("chance: deal", text.index("chance: deal") + 1)
+        assert summary < second_deal  # the summary is shown before round 2 is dealt
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

@@ -61,6 +61,30 @@ WORDS = {
         "board": "research board",
         "side": "side",
         "legend": "●n token of seat n · ◆ observed · ■ blocker · × colour declared void",
+        "summary": "Round {round} is over",
+        "final_board": "final board of round {round}",
+        "group": "group",
+        "bonus": "bonus",
+        "points": "points",
+        "total": "total",
+        "discards": "discards",
+        "paradox_hand": "{name} caused the paradox, holding: {cards}",
+        "last_trick": "last trick",
+        "won_by": "won by",
+        "no_trick": "no card played",
+        "lost_gem": "lost a gem",
+        "cards_left": "cards left",
+        "loser": "{name} still held cards and lost a soul gem",
+        "finish": {
+            "shut": "The box was shut: the game is won.",
+            "rounds": "That was the last round: lowest total penalty wins.",
+            "eliminated": "Eliminations end the game: lowest total penalty wins.",
+            "quick": "An elimination ends the game (quick game): lowest total penalty wins.",
+        },
+        "from_hand": "from your hand",
+        "from_hell": "from your hell",
+        "with_dice": "with dice",
+        "other": "other moves",
     },
     "ja": {
         "seat": "席",
@@ -102,11 +126,35 @@ WORDS = {
         "board": "研究ボード",
         "side": "面",
         "legend": "●n 席nのトークン · ◆ 調査済トークン · ■ ブロック · × ✕が見えている色（宣言できない）",
+        "summary": "第{round}ラウンド終了",
+        "final_board": "第{round}ラウンドの最終盤面",
+        "group": "グループ",
+        "bonus": "ボーナス",
+        "points": "得点",
+        "total": "合計",
+        "discards": "捨て札",
+        "paradox_hand": "パラドックスを起こした{name}の手札: {cards}",
+        "last_trick": "最後のトリック",
+        "won_by": "勝者",
+        "no_trick": "カードなし",
+        "lost_gem": "ジェム喪失",
+        "cards_left": "残りカード",
+        "loser": "{name}が最後までカードを持っていたのでソウルジェムを1個失いました",
+        "finish": {
+            "shut": "シャット・ザ・ボックス：ゲームの勝者が決まりました。",
+            "rounds": "最終ラウンドでした：合計減点の最も少ない人の勝ち。",
+            "eliminated": "脱落によりゲーム終了：合計減点の最も少ない人の勝ち。",
+            "quick": "脱落者が出たのでゲーム終了（クイック）：合計減点の最も少ない人の勝ち。",
+        },
+        "from_hand": "手札から",
+        "from_hell": "地獄から",
+        "with_dice": "ダイス付き",
+        "other": "その他",
     },
 }
 
 
-def words(lang: str) -> Mapping[str, str]:
+def words(lang: str) -> Mapping[str, Any]:
     return WORDS["ja" if lang == "ja" else "en"]
 
 
@@ -213,21 +261,7 @@ def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> R
     players = view["players"]
     layout = view["layout"]
     rows = layout["rows"]
-    board = view["board"]
-    grid = Table(
-        title=f"{w['board']} ({w['side']}: {layout.get('side', '?')})",
-        show_header=False,
-        box=None,
-        padding=(0, 1),
-    )
-    grid.add_column("colour")
-    for _ in layout["numbers"][0]:
-        grid.add_column(justify="right")
-    for r, colour in enumerate(rows):
-        grid.add_row(
-            Text(colour_names.get(colour, colour), style=COLOURS.get(colour, "")),
-            *[_cell(num, board[r][c]) for c, num in enumerate(layout["numbers"][r])],
-        )
+    grid = _catbox_grid(layout, view["board"], f"{w['board']} ({w['side']}: {layout.get('side', '?')})", lang)
 
     predictions = _per_seat(view, "predictions", players)
     tricks = _per_seat(view, "tricks", players, 0)
@@ -261,12 +295,9 @@ def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> R
         )
 
     lines: list[RenderableType] = [grid, Text(w["legend"], style="dim"), people]
-    trick = Text(w["trick"] + ": ")
-    for play in view.get("trick") or []:
-        colour = play.get("colour")
-        trick.append_text(seat_text(play.get("seat"), names))
-        trick.append(f" {play.get('number')} {colour_names.get(colour, colour)}   ", style=COLOURS.get(colour, ""))
-    lines.append(trick)
+    if view.get("last_trick"):
+        lines.append(_last_trick(view["last_trick"], lang, names))
+    lines.append(_plays(Text(w["trick"] + ": "), view.get("trick") or [], lang, names))
     status = (
         f"{w['round']} {view.get('round', '?')}/{view.get('rounds', '?')} · {w['phase']}: {view.get('phase', '?')}"
         f" · {w['red_broken']}: {w['yes'] if view.get('red_broken') else w['no']}"
@@ -284,6 +315,151 @@ def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> R
             hand.append(f"   ({w['discarded']}: {view['discard']})", style="dim")
         lines.append(hand)
     return Group(*lines)
+
+
+def _catbox_grid(layout: Mapping[str, Any], board: Sequence[Sequence[Any]], title: str, lang: str) -> Table:
+    colour_names = COLOUR_NAMES["ja" if lang == "ja" else "en"]
+    grid = Table(title=title, show_header=False, box=None, padding=(0, 1))
+    grid.add_column("colour")
+    for _ in layout["numbers"][0]:
+        grid.add_column(justify="right")
+    for r, colour in enumerate(layout["rows"]):
+        grid.add_row(
+            Text(colour_names.get(colour, colour), style=COLOURS.get(colour, "")),
+            *[_cell(num, board[r][c]) for c, num in enumerate(layout["numbers"][r])],
+        )
+    return grid
+
+
+def _plays(line: Text, plays: Sequence[Mapping[str, Any]], lang: str, names: Sequence[str]) -> Text:
+    colour_names = COLOUR_NAMES["ja" if lang == "ja" else "en"]
+    for play in plays:
+        colour = play.get("colour")
+        line.append_text(seat_text(play.get("seat"), names))
+        line.append(f" {play.get('number')} {colour_names.get(colour, colour)}   ", style=COLOURS.get(colour, ""))
+    return line
+
+
+def _last_trick(last: Mapping[str, Any], lang: str, names: Sequence[str]) -> Text:
+    """The latest finished trick: its cards and winner, or the paradox that ended it."""
+    w = words(lang)
+    line = _plays(Text(f"{w['last_trick']} ({last.get('trick')}): "), last.get("plays") or [], lang, names)
+    if not last.get("plays"):
+        line.append(w["no_trick"] + "   ", style="dim")
+    if last.get("winner") is not None:
+        line.append(f"→ {w['won_by']} ")
+        line.append_text(seat_text(last["winner"], names))
+    elif last.get("paradox") is not None:
+        line.append(f"→ {w['paradox']}: ", style="bold red")
+        line.append_text(seat_text(last["paradox"], names))
+    return line
+
+
+def summary_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
+    w = words(lang)
+    last = view["last_round"]
+    lines: list[RenderableType] = [
+        _catbox_grid(view["layout"], last["board"], w["final_board"].format(round=last["round"]), lang)
+    ]
+    if last.get("last_trick"):
+        lines.append(_last_trick(last["last_trick"], lang, names))
+    table = Table(title=w["summary"].format(round=last["round"]))
+    predicted = any(row["prediction"] is not None for row in last["seats"])
+    for key in ("player", "tricks", "prediction", "bonus", "points", "total"):
+        if key != "prediction" or predicted:
+            table.add_column(w[key], justify="left" if key in ("player", "bonus") else "right")
+    for seat, row in enumerate(last["seats"]):
+        if row["paradox"]:
+            bonus = Text("⚡ " + w["paradox"], style="bold red")
+        else:
+            bonus = Text(f"+{row['bonus']} ✓" if row["hit"] else "0 ✗", style="green" if row["hit"] else "dim")
+            bonus.append(f" ({w['group']} {row['group']})", style="dim")
+        cells = [seat_text(seat, names), number_text(row["tricks"])]
+        if predicted:
+            cells.append(number_text(row["prediction"]))
+        table.add_row(*cells, bonus, number_text(row["points"]), number_text(row["total"]))
+    lines.append(table)
+    discards = last.get("discards") or []
+    if discards:
+        line = Text(f"{w['discards']}: ")
+        for seat, card in enumerate(discards):
+            line.append_text(seat_text(seat, names))
+            line.append(f" {number_text(card)}   ")
+        lines.append(line)
+    if last.get("paradox") is not None:
+        name = names[last["paradox"]]
+        lines.append(Text(w["paradox_hand"].format(name=name, cards=_cards(last.get("paradox_hand")) or "—")))
+    return Group(*lines)
+
+
+def summary_shutbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
+    w = words(lang)
+    last = view["last_round"]
+    tiles = int(view.get("tiles") or 9)
+    table = Table(title=w["summary"].format(round=last["round"]))
+    for key in ("player", "tiles", "dice", "penalty", "total", "state"):
+        table.add_column(
+            w[key] + (f" 1–{tiles}" if key == "tiles" else ""),
+            justify="left" if key in ("player", "tiles", "state") else "right",
+        )
+    for seat, row in enumerate(last["seats"]):
+        open_tiles = " ".join(str(n) for n in last["boards"][seat]) or "—"
+        state = w["shut"] if row["shut"] else w["eliminated"] if row["eliminated"] else ""
+        dice = last["dice"][seat]
+        table.add_row(
+            seat_text(seat, names),
+            open_tiles,
+            "  ".join(die(f) for f in dice),
+            number_text(row["penalty"]),
+            number_text(row["total"]),
+            state,
+        )
+    lines: list[RenderableType] = [table]
+    if last.get("finish"):
+        lines.append(Text(w["finish"][last["finish"]], style="bold"))
+    return Group(*lines)
+
+
+def summary_catopomp(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
+    w = words(lang)
+    last = view["last_round"]
+    table = Table(title=w["summary"].format(round=last["round"]))
+    for key in ("player", "cards_left", "hell", "lost_gem", "gems"):
+        table.add_column(w[key], justify="left" if key in ("player", "hell") else "right")
+    for seat, row in enumerate(last["seats"]):
+        table.add_row(
+            seat_text(seat, names),
+            number_text(row["cards_left"]),
+            _cards(last["hell"][seat]),
+            "♦ −1" if row["lost_gem"] else "",
+            f"{row['gems']} " + "♦" * row["gems"],
+        )
+    lines: list[RenderableType] = [table, Text(w["loser"].format(name=names[last["loser"]]), style="bold")]
+    if last.get("table"):
+        line = Text(w["table"] + ": ")
+        line.append(str(last["table"].get("text")), style="bold reverse")
+        line.append(" ")
+        line.append_text(seat_text(last["table"].get("owner"), names))
+        lines.append(line)
+    return Group(*lines)
+
+
+def legal_groups(view: Mapping[str, Any], legal: Sequence[str], lang: str) -> list[tuple[str, list[int]]]:
+    """Legal actions in groups a person can scan (indexes into `legal`): Catopomp's plays from the
+    hand, from the hell and with dice, then the other moves; one group for the other games."""
+    if view.get("game") != "catopomp":
+        return [("", list(range(len(legal))))]
+    w = words(lang)
+    groups: dict[str, list[int]] = {"from_hand": [], "from_hell": [], "with_dice": [], "other": []}
+    for i, text in enumerate(legal):
+        first = text.split(" ", 1)[0]
+        if first not in ("play", "hell"):
+            groups["other"].append(i)
+        elif "+" in text:
+            groups["with_dice"].append(i)
+        else:
+            groups["from_hell" if first == "hell" else "from_hand"].append(i)
+    return [(w[key], items) for key, items in groups.items() if items]
 
 
 # -- Catopomp --------------------------------------------------------------------------------------
@@ -365,6 +541,25 @@ RENDERERS: dict[str, Callable[[Mapping[str, Any], str, Sequence[str]], Renderabl
     "catbox": render_catbox,
     "catopomp": render_catopomp,
 }
+SUMMARIES: dict[str, Callable[[Mapping[str, Any], str, Sequence[str]], RenderableType]] = {
+    "shutbox": summary_shutbox,
+    "catbox": summary_catbox,
+    "catopomp": summary_catopomp,
+}
+
+
+def render_summary(view: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> RenderableType:
+    """The last finished round (`last_round` of the view): final board and each seat's breakdown."""
+    names = list(names) if names else [f"seat {s}" for s in range(view["players"])]
+    summary = SUMMARIES.get(view.get("game", ""))
+    if summary is None or not view.get("last_round"):
+        return Text("")
+    try:
+        return summary(view, lang, names)
+    except (KeyError, TypeError, IndexError, ValueError, AttributeError) as exc:
+        return Group(
+            Text(f"(plain summary: {type(exc).__name__} {exc})", style="dim"), Text(escape(str(view["last_round"])))
+        )
 
 
 def render(view: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> RenderableType:

@@ -21,11 +21,21 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ..engine import CHANCE, IllegalAction, MalformedAction, NekobakoError, State, get_game, is_number, parse_entry
+from ..engine import (
+    CHANCE,
+    Event,
+    IllegalAction,
+    MalformedAction,
+    NekobakoError,
+    State,
+    get_game,
+    is_number,
+    parse_entry,
+)
 from ..rules import RulesNotFound, phase_section
 from ..rules import load as load_rules
 from ..sim.runner import BotSpec, derive_seed, parse_bots
-from .boards import number_text, render, seat_text
+from .boards import legal_groups, number_text, render, render_summary, seat_text
 from .rules import rules_markdown
 from .simulate import parse_option_args
 
@@ -126,6 +136,7 @@ class TerminalGame:
             for s in range(state.players)
         ]
         self.events_shown = 0
+        self.summary_shown = 0  # the round whose summary was printed last
 
     # -- output ----------------------------------------------------------------------------------
     def say(self, text: str, style: str = "") -> None:
@@ -146,14 +157,44 @@ class TerminalGame:
         who = Text(self.t["chance"], style="dim") if actor == CHANCE else seat_text(actor, self.names)
         self.console.print(Text.assemble("  ", who, ": ", (text, "bold")))
 
+    def message(self, key: str) -> str:
+        """The view's `prompt` or `goal` in words, from the game's own catalogue (as in the browser)."""
+        message = self.state.view(self.seat).get(key)
+        if not message:
+            return ""
+        return self.game.describe(Event(message["kind"], message["seat"], message["data"]), self.lang, self.names)
+
     def show_board(self) -> None:
         self.console.rule()
         self.console.print(render(self.state.view(self.seat), self.lang, self.names))
+        prompt = self.message("prompt")
+        if prompt:
+            self.say("▶ " + prompt, "bold yellow")
 
-    def show_legal(self, legal: list[Any]) -> None:
+    def show_summary(self) -> None:
+        """The round that just ended (final board, each seat's breakdown), before the next deal."""
+        view = self.state.view(self.seat)
+        last = view.get("last_round")
+        if not last or last["round"] == self.summary_shown:
+            return
+        self.summary_shown = last["round"]
+        self.console.rule()
+        self.console.print(render_summary(view, self.lang, self.names))
+
+    def show_legal(self, legal: list[Any]) -> list[Any]:
+        """Print the legal actions numbered in groups; returns them in the order of their numbers."""
         self.console.print(Text(self.t["legal"], style="bold"))
-        items = [Text.assemble((f"{i:>3}", "bold cyan"), " ", str(a)) for i, a in enumerate(legal, 1)]
-        self.console.print(Columns(items, padding=(0, 3)))
+        texts = [str(a) for a in legal]
+        numbered: list[Any] = []
+        for title, indexes in legal_groups(self.state.view(self.seat), texts, self.lang):
+            if title:
+                self.console.print(Text(f"  {title}:", style="bold"))
+            items = []
+            for i in indexes:
+                numbered.append(legal[i])
+                items.append(Text.assemble((f"{len(numbered):>3}", "bold cyan"), " ", texts[i]))
+            self.console.print(Columns(items, padding=(0, 3)))
+        return numbered
 
     def show_history(self) -> None:
         table = Table(title=self.t["history"])
@@ -200,7 +241,7 @@ class TerminalGame:
             self.show_action(self.seat, legal[0])
             return
         self.show_board()
-        self.show_legal(legal)
+        legal = self.show_legal(legal)
         while True:
             text = self.read_line()
             if not text:
@@ -217,7 +258,7 @@ class TerminalGame:
                 raise Quit
             if lowered in ("board", "b"):
                 self.show_board()
-                self.show_legal(legal)
+                legal = self.show_legal(legal)
                 continue
             if lowered in ("log", "history"):
                 self.show_history()
@@ -270,11 +311,13 @@ class TerminalGame:
             else:
                 self.bot_turn(to_move[0])
             self.show_events()
+            self.show_summary()
 
     def show_results(self) -> None:
         state = self.state
         self.console.rule(self.t["results"])
         self.console.print(render(state.view(self.seat), self.lang, self.names))
+        self.show_summary()
         winners = set(state.winners())
         rounds = state.round_scores()
         table = Table(title=self.t["results"])
@@ -342,6 +385,7 @@ def play_command(
             style="bold",
         )
     )
+    session.say(session.message("goal"), "dim")
     finished = False
     failed: Exception | None = None
     try:
