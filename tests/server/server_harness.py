@@ -34,9 +34,13 @@ def free_port() -> int:
 class ServerProcess:
     """`python -m nekobako.server` as a child process; `kill()` is SIGKILL (a crash, no cleanup)."""
 
-    def __init__(self, database_url: str, log_path: Path):
+    def __init__(
+        self, database_url: str, log_path: Path, args: tuple[str, ...] = (), env: dict[str, str] | None = None
+    ):
         self.database_url = database_url
         self.log_path = log_path
+        self.args = args  # more command-line options (limits, settings)
+        self.env = env or {}  # e.g. NEKOBAKO_TEST_FAULTS
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -51,10 +55,13 @@ class ServerProcess:
     def start(self, timeout: float = 20.0, same_port: bool = False) -> None:
         if not same_port:
             self.port = free_port()
-        env = dict(os.environ, PYTHONPATH=str(SRC))
+        env = dict(os.environ, PYTHONPATH=str(SRC), **self.env)
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(
-            [PYTHON, "-m", "nekobako.server", "--port", str(self.port), "--database-url", self.database_url, *QUIET],
+            [
+                *(PYTHON, "-m", "nekobako.server", "--port", str(self.port)),
+                *("--database-url", self.database_url, *QUIET, *self.args),
+            ],
             stdout=log,
             stderr=subprocess.STDOUT,
             env=env,
@@ -81,6 +88,17 @@ class ServerProcess:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+@contextlib.contextmanager
+def running(database_url: str, tmp_path: Path, *args: str, **env: str) -> Iterator[ServerProcess]:
+    """A server process with extra options or injected faults, stopped afterwards."""
+    server = ServerProcess(database_url, tmp_path / f"server-{random.getrandbits(24):06x}.log", args, env)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 class Client:

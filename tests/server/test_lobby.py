@@ -101,7 +101,7 @@ def test_openapi_document_matches_the_routes(sqlite_server) -> None:
         path = getattr(route, "path", "")
         for method in getattr(route, "methods", None) or ():
             if path.startswith("/api") and method != "HEAD":
-                routes.add((method.lower(), path.replace(":int", "")))
+                routes.add((method.lower(), path.replace(":id", "")))
     described = {(m, p) for p, ops in served["paths"].items() for m in ops}
     assert described == routes
 

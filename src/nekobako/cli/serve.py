@@ -18,15 +18,27 @@ def serve_command(
     bot_delay: float = typer.Option(
         0.5, "--bot-delay", help="Seconds a bot waits before moving, so people can follow."
     ),
+    public_url: str = typer.Option(None, "--public-url", help="The address people use; https makes cookies Secure."),
+    forwarded_allow_ips: str = typer.Option(
+        None, "--forwarded-allow-ips", help="Proxies whose X-Forwarded-* headers are believed (none by default)."
+    ),
+    bot_processes: int = typer.Option(1, "--bot-processes", min=1, help="Processes for bot searches (ISMCTS)."),
+    limit: list[str] = typer.Option([], "--limit", help="NAME=N, e.g. open_tables=10 (see docs/server.md)."),
 ) -> None:
     """Serve the browser client and the game server; stop with Ctrl-C (no accepted move is lost)."""
     from ..server.run import DatabaseError, run_server
+    from ..server.settings import Limits, Settings
     from ..store import open_database
 
     try:
+        limits = Limits().with_text(limit)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--limit") from None
+    settings = Settings(bot_delay=bot_delay, public_url=public_url, bot_processes=bot_processes, limits=limits)
+    try:
         open_database(database_url).dispose()
         typer.echo(f"nekobako on http://{host}:{port}/  ·  database {database_url.split('@')[-1]}")
-        run_server(host, port, database_url, bot_delay=bot_delay)
+        run_server(host, port, database_url, settings, forwarded_allow_ips=forwarded_allow_ips)
     except DatabaseError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None

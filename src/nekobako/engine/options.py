@@ -44,7 +44,7 @@ class OptionSpec:
             if isinstance(choice, bool) and text is not None and _BOOL_TEXT.get(text) is choice:
                 return choice
         allowed = ", ".join(_show(c) for c in self.choices)
-        raise InvalidOptions(f"option {self.name!r} cannot be {_show(raw)}; choose one of: {allowed}")
+        raise InvalidOptions(f"option {self.name!r} cannot be {_shown(raw)}; choose one of: {allowed}")
 
     def describe(self) -> dict[str, Any]:
         """JSON description for the lobby and the docs."""
@@ -64,6 +64,20 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
+
+
+def _shown(raw: Any) -> str:
+    """A refused value as an error message quotes it: short, whatever was sent."""
+    if isinstance(raw, bool) or raw is None:
+        return _show(raw)
+    if isinstance(raw, str):
+        return raw if len(raw) <= MAX_SHOWN else raw[:MAX_SHOWN] + "…"
+    if isinstance(raw, (int, float)):
+        return repr(raw) if abs(raw) < 10**12 else "a huge number"
+    return f"a {type(raw).__name__}"
+
+
+MAX_SHOWN = 40
 
 
 def _json(value: Any) -> Any:
@@ -125,7 +139,8 @@ def parse_options(specs: tuple[OptionSpec, ...], raw: Mapping[str, Any] | None, 
     known = {s.name for s in specs}
     unknown = sorted(set(raw) - known)
     if unknown:
-        raise InvalidOptions(f"unknown option {unknown[0]!r}; known options: {', '.join(sorted(known)) or 'none'}")
+        names = ", ".join(sorted(known)) or "none"
+        raise InvalidOptions(f"unknown option {_shown(unknown[0])!r}; known options: {names}")
     values = {}
     for spec in specs:
         values[spec.name] = spec.coerce(raw[spec.name]) if spec.name in raw else spec.default_for(players)

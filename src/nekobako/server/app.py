@@ -8,27 +8,32 @@ from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 
 from ..store import open_database
 from . import auth, lobby, openapi, pages, play
-from .auth import LoginLimiter
+from .auth import Throttles
 from .errors import ApiError, api_error_handler, http_error_handler
+from .guards import Guards
 from .hub import Hub
+from .settings import Settings
 
 MAX_BODY = 1024 * 1024  # a backstop for every route; JSON bodies have their own 64 KiB limit
 
 
-def create_app(database_url: str, *, bot_delay: float = 0.0) -> Starlette:
-    """The whole server for one database. `bot_delay` (seconds) makes bots in seats pause before
-    moving so people can follow the game; tests use 0."""
+def create_app(database_url: str, settings: Settings | None = None) -> Starlette:
+    """The whole server for one database, with the operator's settings (defaults: no bot delay,
+    the limits of `settings.Limits`)."""
+    settings = settings or Settings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         engine = open_database(database_url)
-        hub = Hub(engine, bot_delay=bot_delay)
+        hub = Hub(engine, settings)
         app.state.engine = engine
         app.state.hub = hub
-        app.state.login_limiter = LoginLimiter()
+        app.state.settings = settings
+        app.state.throttles = Throttles(settings.limits)
         await hub.startup()
         try:
             yield
@@ -40,5 +45,6 @@ def create_app(database_url: str, *, bot_delay: float = 0.0) -> Starlette:
         routes=[*auth.routes, *lobby.routes, *openapi.routes, *play.routes, *pages.routes],
         exception_handlers={ApiError: api_error_handler, HTTPException: http_error_handler},
         lifespan=lifespan,
+        middleware=[Middleware(Guards, public_url=settings.public_url)],
         max_body_size=MAX_BODY,
     )

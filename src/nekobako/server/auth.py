@@ -1,18 +1,18 @@
 """Accounts: sign up, log in (argon2id hashes, rate-limited), guests, logout, who am I.
 
-Hashing is deliberately slow, so it runs in a worker thread. Failed logins are counted in memory
-per name and per client address; after `MAX_FAILURES` within `WINDOW` seconds further attempts
-are refused with 429 until the window has passed (a restart forgets the counts, which only helps
-a guesser once per restart).
+Hashing is deliberately slow, so it runs in its own bounded thread pool (`workers.py`). Failed
+logins are counted in memory per (account, client address) and per address; after
+`MAX_FAILURES` within `WINDOW` seconds further attempts are refused with 429 until the window has
+passed. Counting per account *and address* means nobody can lock another person out of their
+account from elsewhere. Sign-ups and guests are counted per address per hour. A restart forgets
+the counts, which only helps a guesser once per restart.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import time
-import unicodedata
 from collections import defaultdict, deque
 from typing import Any
 
@@ -25,12 +25,15 @@ from starlette.routing import Route
 from ..store import accounts
 from ..store.accounts import SESSION_DAYS, NameTaken
 from .errors import ApiError
-from .requests import SESSION_COOKIE, current_user, json_body
+from .hub import Hub
+from .names import clean_name
+from .requests import SESSION_COOKIE, client_address, current_user, json_body
+from .settings import Limits
 
 MAX_FAILURES = 5
 WINDOW = 60.0
 MAX_KEYS = 10_000  # past this many names and addresses, old entries are dropped
-NAME_LENGTH = (1, 24)
+HOUR = 3600.0
 PASSWORD_LENGTH = (8, 200)
 
 hasher = PasswordHasher()
@@ -44,18 +47,21 @@ def _dummy_hash() -> str:
 
 
 class LoginLimiter:
-    """Login attempts per key (a name, a client address) within the last `WINDOW` seconds.
+    """Attempts per key (an account at an address, an address) within the last `window` seconds.
 
     An attempt counts from the moment it starts, and is forgotten only if it succeeds: counting
     failures only once they are known would let a burst of parallel guesses (all checked before
     the first slow hash is verified) get past the limit."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = MAX_FAILURES, window: float = WINDOW, what: str = "failed logins") -> None:
+        self.limit = limit
+        self.window = window
+        self.what = what
         self.failures: dict[str, deque[float]] = defaultdict(deque)
 
     def _recent(self, key: str, stamp: float) -> deque[float]:
         times = self.failures[key]
-        while times and times[0] <= stamp - WINDOW:
+        while times and times[0] <= stamp - self.window:
             times.popleft()
         return times
 
@@ -63,12 +69,12 @@ class LoginLimiter:
         stamp = time.monotonic()
         for key in keys:
             times = self._recent(key, stamp)
-            if len(times) >= MAX_FAILURES:
-                wait = max(1, int(times[0] + WINDOW - stamp) + 1)
+            if len(times) >= self.limit:
+                wait = max(1, int(times[0] + self.window - stamp) + 1)
                 raise ApiError(
                     429,
                     "rate_limited",
-                    f"too many failed logins; try again in {wait} seconds",
+                    f"too many {self.what}; try again in {wait} seconds",
                     headers={"Retry-After": str(wait)},
                 )
 
@@ -89,19 +95,17 @@ class LoginLimiter:
 
     def _forget_old(self, stamp: float) -> None:
         """Drop keys without a recent attempt, so guessing many names cannot fill the memory."""
-        for key in [k for k, times in self.failures.items() if not times or times[-1] <= stamp - WINDOW]:
+        for key in [k for k, times in self.failures.items() if not times or times[-1] <= stamp - self.window]:
             del self.failures[key]
 
 
-def clean_name(value: Any) -> str:
-    if not isinstance(value, str):
-        raise ApiError(400, "bad_request", "name must be text")
-    name = " ".join(value.split())
-    if not NAME_LENGTH[0] <= len(name) <= NAME_LENGTH[1]:
-        raise ApiError(400, "bad_request", f"a name has {NAME_LENGTH[0]} to {NAME_LENGTH[1]} characters")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ApiError(400, "bad_request", "a name cannot contain control characters")
-    return name
+class Throttles:
+    """The server's rate limits on accounts, made once per app."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.logins = LoginLimiter()
+        self.guests = LoginLimiter(limits.guests_per_hour, HOUR, "guest accounts from your address")
+        self.signups = LoginLimiter(limits.signups_per_hour, HOUR, "new accounts from your address")
 
 
 def check_password(value: Any) -> str:
@@ -110,8 +114,20 @@ def check_password(value: Any) -> str:
     return value
 
 
+def _hub(request: Request) -> Hub:
+    return request.app.state.hub
+
+
+def _throttles(request: Request) -> Throttles:
+    return request.app.state.throttles
+
+
+def _secure(request: Request) -> bool:
+    return request.url.scheme == "https" or request.app.state.settings.secure_cookies
+
+
 async def _logged_in(request: Request, user: dict[str, Any], status: int) -> JSONResponse:
-    token = await asyncio.to_thread(accounts.create_session, request.app.state.engine, user["id"])
+    token = await _hub(request).db(accounts.create_session, user["id"])
     response = JSONResponse(user, status_code=status)
     response.set_cookie(
         SESSION_COOKIE,
@@ -119,7 +135,7 @@ async def _logged_in(request: Request, user: dict[str, Any], status: int) -> JSO
         max_age=SESSION_DAYS * 86400,
         httponly=True,
         samesite="lax",
-        secure=request.url.scheme == "https",
+        secure=_secure(request),
     )
     return response
 
@@ -127,11 +143,12 @@ async def _logged_in(request: Request, user: dict[str, Any], status: int) -> JSO
 async def signup(request: Request) -> JSONResponse:
     body = await json_body(request)
     name, password = clean_name(body.get("name")), check_password(body.get("password"))
-    password_hash = await asyncio.to_thread(hasher.hash, password)
+    _throttles(request).signups.begin([f"ip:{client_address(request)}"])
+    password_hash = await _hub(request).workers.hash(hasher.hash, password)
     try:
-        user = await asyncio.to_thread(accounts.create_user, request.app.state.engine, name, password_hash)
+        user = await _hub(request).db(accounts.create_user, name, password_hash)
     except NameTaken:
-        raise ApiError(409, "conflict", f"the name {name!r} is taken") from None
+        raise ApiError(409, "conflict", f"the name {name!r} is taken, or looks too much like one that is") from None
     return await _logged_in(request, user, 201)
 
 
@@ -141,15 +158,15 @@ async def login(request: Request) -> JSONResponse:
     password = body.get("password")
     if not isinstance(password, str) or len(password) > PASSWORD_LENGTH[1]:
         raise ApiError(400, "bad_request", "password must be text")
-    limiter: LoginLimiter = request.app.state.login_limiter
-    client = request.client.host if request.client else "unknown"
-    keys = [f"name:{name.casefold()}", f"ip:{client}"]
+    limiter = _throttles(request).logins
+    client = client_address(request)
+    keys = [f"account:{accounts.account_key(name)}@{client}", f"ip:{client}"]
     attempt = limiter.begin(keys)
-    engine = request.app.state.engine
-    found = await asyncio.to_thread(accounts.account_for_login, engine, name)
-    stored = found[1] if found else await asyncio.to_thread(_dummy_hash)
+    hub = _hub(request)
+    found = await hub.db(accounts.account_for_login, name)
+    stored = found[1] if found else await hub.workers.hash(_dummy_hash)
     try:
-        await asyncio.to_thread(hasher.verify, stored, password)
+        await hub.workers.hash(hasher.verify, stored, password)
         ok = found is not None
     except (VerificationError, InvalidHashError):
         ok = False
@@ -158,26 +175,30 @@ async def login(request: Request) -> JSONResponse:
     limiter.succeeded(keys, attempt)
     user, stored = found
     if hasher.check_needs_rehash(stored):
-        await asyncio.to_thread(accounts.set_password_hash, engine, user["id"], hasher.hash(password))
+        await hub.db(accounts.set_password_hash, user["id"], await hub.workers.hash(hasher.hash, password))
     return await _logged_in(request, user, 200)
 
 
 async def guest(request: Request) -> JSONResponse:
     body = await json_body(request)
     name = clean_name(body.get("name"))
+    _throttles(request).guests.begin([f"ip:{client_address(request)}"])
     try:
-        user = await asyncio.to_thread(accounts.create_user, request.app.state.engine, name, None)
+        user = await _hub(request).db(accounts.create_user, name, None)
     except NameTaken:
-        raise ApiError(409, "conflict", f"{name!r} is a registered player's name; choose another") from None
+        message = f"{name!r} is (or looks like) a registered player's name; choose another"
+        raise ApiError(409, "conflict", message) from None
     return await _logged_in(request, user, 201)
 
 
 async def logout(request: Request) -> JSONResponse:
+    """Ends the session and closes the table sockets it opened."""
     token = request.cookies.get(SESSION_COOKIE)
     if token:
-        await asyncio.to_thread(accounts.delete_session, request.app.state.engine, token)
+        await _hub(request).db(accounts.delete_session, token)
+        await _hub(request).close_session_sockets(token)
     response = JSONResponse({"ok": True})
-    response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
+    response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax", secure=_secure(request))
     return response
 
 

@@ -10,15 +10,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .clock import decision_seconds
 
 if TYPE_CHECKING:
     from .live import LiveTable
+
+log = logging.getLogger("nekobako.server")
 
 _STATE = object()  # queue marker: send a fresh state message
 _FORCED_STATE = object()  # the same, even when nothing changed (connect, sync)
@@ -27,10 +30,11 @@ MAX_QUEUED = 256  # unsent messages before a connection is considered dead weigh
 
 
 class Connection:
-    def __init__(self, ws: WebSocket, table: LiveTable, user: dict[str, Any] | None):
+    def __init__(self, ws: WebSocket, table: LiveTable, user: dict[str, Any] | None, session: str | None = None):
         self.ws = ws
         self.table = table
         self.user = user
+        self.session = session  # the cookie that opened it, so logout can close it
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.sent_events = 0
         self.sent_notices = 0
@@ -51,6 +55,12 @@ class Connection:
         if self.writer is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(self.writer, timeout=2)
+
+    async def close(self, code: int, reason: str) -> None:
+        """Close from the server's side; the reader then unregisters the connection."""
+        await self.stop()
+        with contextlib.suppress(Exception):
+            await self.ws.close(code=code, reason=reason)
 
     def push_state(self, force: bool = False) -> None:
         """Queue a state message; one queued state message stands for any number of changes."""
@@ -80,8 +90,13 @@ class Connection:
                         continue
                     item = self.state_message()
                 await self.ws.send_text(json.dumps(item, ensure_ascii=False, separators=(",", ":")))
-        except Exception:  # the socket went away; the reader notices and unregisters us
-            return
+        except (OSError, RuntimeError, WebSocketDisconnect):  # uvicorn's ClientDisconnected is an OSError
+            return  # the socket went away; the reader notices and unregisters us
+        except Exception:
+            # a message that cannot be sent is a bug: say so, and close rather than fall silent
+            log.exception("table %s: the connection's writer failed; closing it", self.table.id)
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=1011, reason="internal error")
 
     def state_message(self) -> dict[str, Any]:
         table = self.table

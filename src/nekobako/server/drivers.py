@@ -1,6 +1,10 @@
 """The two things that move a table when no person does: bots in seats, and the clock that
 hands an overdue person's seat to a bot. One task of each per running table, started by the hub
-after a change; both act only through the hub, like a person would."""
+after a change; both act only through the hub, like a person would.
+
+Neither gives up while its table runs: when the database is away they log once, retry with a
+growing pause (at most `MAX_BACKOFF` seconds), and log again when they are back.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import random
 import time
 from typing import TYPE_CHECKING
 
+from ..engine import Action
 from .errors import Refusal
 from .live import LiveTable
 
@@ -18,6 +23,35 @@ if TYPE_CHECKING:
     from .hub import Hub
 
 log = logging.getLogger("nekobako.server")
+MAX_BACKOFF = 5.0
+
+
+def log_if_failed(task: asyncio.Task[None]) -> None:
+    """Done callback: a driver that dies of a bug says so instead of vanishing."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("a table task died", exc_info=task.exception())
+
+
+def backoff(failures: int) -> float:
+    return min(MAX_BACKOFF, 0.1 * 2**failures)
+
+
+async def _bot_action(hub: Hub, live: LiveTable, seat: int, level: str, rng: random.Random) -> Action | str:
+    state = live.state
+    assert state is not None
+    view, legal = state.view(seat), state.legal_actions(seat)
+    if "bot_crash" in hub.faults:
+        level = "crash"
+    try:
+        if level == "crash":
+            raise RuntimeError("injected: the bot crashed")
+        action: Action | str = await hub.workers.choose(live.row.game, level, view, legal, rng)
+    except Exception:
+        log.exception("bot %s at table %s seat %s failed; playing at random", level, live.id, seat)
+        action = rng.choice(list(legal))
+    if "bot_illegal" in hub.faults and level != "random":
+        action = "no such move"
+    return action
 
 
 async def drive_bots(hub: Hub, live: LiveTable) -> None:
@@ -33,31 +67,32 @@ async def drive_bots(hub: Hub, live: LiveTable) -> None:
         if seat is None:
             return
         level = "random" if at_random else live.row.seats[seat].bot or "random"
-        view, legal = state.view(seat), state.legal_actions(seat)
         rng = random.Random(f"{live.row.seed}:bot:{seat}:{seq}")
         if hub.bot_delay:
             await asyncio.sleep(hub.bot_delay)
-        try:
-            action = await asyncio.to_thread(hub.bots.choose, live.row.game, level, view, legal, rng)
-        except Exception:
-            log.exception("bot %s at table %s seat %s failed; playing at random", level, live.id, seat)
-            action = rng.choice(list(legal))
+        action = await _bot_action(hub, live, seat, level, rng)
         try:
             await hub.submit(live, seat, seq, str(action))
-            at_random = False
         except Refusal as refusal:
             if refusal.code == "stale" or live.row.seq != seq:
                 continue  # the position moved on meanwhile; look again
-            log.error("bot move %r refused at table %s: %s", str(action), live.id, refusal.reason)
-            at_random = refusal.code == "illegal"
+            if refusal.code == "illegal":
+                log.error("bot move %r refused at table %s: %s; moving at random", str(action), live.id, refusal.reason)
+                at_random = True
+                continue
+            if failures == 0:
+                log.warning("table %s: bots wait for the database (%s)", live.id, refusal.reason)
             failures += 1
-            if failures > 10:
-                return  # the database is gone; the next change to the table starts again
-            await asyncio.sleep(min(5.0, 0.1 * 2**failures))
+            await asyncio.sleep(backoff(failures))
+            continue
+        if failures:
+            log.warning("table %s: bots move again after %s failed attempts", live.id, failures)
+        failures, at_random = 0, False
 
 
 async def watch_clock(hub: Hub, live: LiveTable) -> None:
     """Replace people whose decision is overdue by a bot."""
+    failures = 0
     while live.running and live.row.deadlines and not hub.closing:
         live.clock_wake.clear()
         wait = min(live.row.deadlines.values()) - time.time()
@@ -65,15 +100,30 @@ async def watch_clock(hub: Hub, live: LiveTable) -> None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(live.clock_wake.wait(), timeout=wait)
             continue
-        replaced = False
-        async with live.lock:
-            stamp = time.time()
-            for key, due in sorted(live.row.deadlines.items()):
-                seat = int(key)
-                if due <= stamp and live.running and live.row.seats[seat].kind == "human":
-                    await hub.replace_by_bot(live, seat, "timeout")
-                    replaced = True
+        try:
+            replaced = await _replace_overdue(hub, live)
+        except Exception as exc:
+            if failures == 0:
+                log.warning("table %s: the clock waits for the database (%s)", live.id, exc)
+            failures += 1
+            await asyncio.sleep(backoff(failures))
+            continue
+        if failures:
+            log.warning("table %s: the clock runs again after %s failed attempts", live.id, failures)
+            failures = 0
         if replaced:
             hub.after_change(live)
         else:
             await asyncio.sleep(0.05)  # a due time that no longer concerns a person: look again
+
+
+async def _replace_overdue(hub: Hub, live: LiveTable) -> bool:
+    replaced = False
+    async with live.lock:
+        stamp = time.time()
+        for key, due in sorted(live.row.deadlines.items()):
+            seat = int(key)
+            if due <= stamp and live.running and live.row.seats[seat].kind == "human":
+                await hub.replace_by_bot(live, seat, "timeout")
+                replaced = True
+    return replaced

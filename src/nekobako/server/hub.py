@@ -20,21 +20,25 @@ from typing import Any
 from sqlalchemy import Engine
 
 from ..bots import bot_names
-from ..engine import NekobakoError, format_entry, get_game
+from ..engine import NekobakoError, format_entry, get_game, parse_entry
 from ..store import accounts, games, ratings
 from ..store.database import now
 from ..store.games import NoticeRow, SeatRow
 from .choices import ChoiceTracker
 from .clock import decision_seconds, parse_clock
-from .drivers import drive_bots, watch_clock
+from .drivers import drive_bots, log_if_failed, watch_clock
 from .elo import elo_update, placements
 from .errors import ApiError, Refusal
+from .faults import Faults
 from .live import LiveTable, draw_chance_steps, new_notice, rebuild
-from .seat_bots import SeatBots, replacement_level
+from .seat_bots import STRONG_LEVELS, replacement_level
+from .settings import Settings
+from .workers import Workers
 
 log = logging.getLogger("nekobako.server")
 
-MAX_FINISHED_LISTED = 30
+PAGE_SIZE = (1, 100)
+LIVE = ("open", "running")  # tables always in memory
 MAX_TABLE_ID = 2**31 - 1  # the id column is a 32-bit integer; larger numbers name no table
 
 
@@ -49,17 +53,21 @@ def available_game(name: Any) -> Any:
 
 
 class Hub:
-    def __init__(self, engine: Engine, *, bot_delay: float = 0.0):
+    def __init__(self, engine: Engine, settings: Settings | None = None):
         self.engine = engine
+        self.settings = settings or Settings()
+        self.limits = self.settings.limits
+        self.bot_delay = self.settings.bot_delay
         self.closing = False
-        self.bot_delay = bot_delay
         self.tables: dict[int, LiveTable] = {}
-        self.bots = SeatBots()
+        self.finished_order: dict[int, None] = {}  # finished tables in memory, oldest first
+        self.workers = Workers(self.settings)
+        self.faults = Faults()
         self._loading = asyncio.Lock()
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """Run a blocking store function in a worker thread."""
-        return await asyncio.to_thread(fn, self.engine, *args, **kwargs)
+        """Run a blocking store function in a database thread."""
+        return await self.workers.db(fn, self.engine, *args, **kwargs)
 
     # -- lifecycle -----------------------------------------------------------------------------
     async def startup(self) -> None:
@@ -82,6 +90,7 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        self.workers.close()
 
     async def _extend_lapsed_deadlines(self, live: LiveTable) -> None:
         """Time the server was down does not count: deadlines that passed meanwhile start again."""
@@ -105,7 +114,22 @@ class Hub:
             if live is None:
                 live = await self._load(table_id)
                 self.tables[table_id] = live
+                self._keep_or_evict(live)
         return live
+
+    def _keep_or_evict(self, live: LiveTable) -> None:
+        """Finished and abandoned tables are kept in memory only while someone may look at them:
+        the most recent `finished_in_memory` of them (the rest are read again on demand)."""
+        if live.row.status not in ("finished", "abandoned"):
+            return
+        self.finished_order[live.id] = None
+        excess = len(self.finished_order) - self.limits.finished_in_memory
+        for table_id in list(self.finished_order)[: max(0, excess)]:
+            old = self.tables.get(table_id)
+            if old is not None and old.connections:
+                continue  # someone watches it; evicted later
+            del self.finished_order[table_id]
+            self.tables.pop(table_id, None)
 
     async def _load(self, table_id: int) -> LiveTable:
         row = await self.db(games.load_table, table_id)
@@ -123,17 +147,65 @@ class Hub:
             live.row.seq = len(entries)
         return live
 
+    async def _reload(self, live: LiveTable) -> None:
+        """Make memory match the database again after a commit whose outcome is unknown (lock
+        held). Raises when the database cannot be read; the table then stays `uncertain`."""
+        fresh = await self._load(live.id)
+        live.row, live.users, live.state, live.tracker, live.entries = (
+            fresh.row,
+            fresh.users,
+            fresh.state,
+            fresh.tracker,
+            fresh.entries,
+        )
+        live.uncertain = False
+        live.version += 1
+        log.warning("table %s reloaded from the database at seq %s", live.id, live.row.seq)
+
+    async def _settle_uncertain(self, live: LiveTable) -> None:
+        """Before any change to a table whose last commit is in doubt (lock held)."""
+        if not live.uncertain:
+            return
+        try:
+            await self._reload(live)
+        except Exception:
+            log.warning("table %s: the database is still unreachable", live.id)
+            raise Refusal("unavailable", "the server cannot reach its database; try again in a moment") from None
+
     # -- the lobby -----------------------------------------------------------------------------
-    async def list_tables(self, statuses: list[str], viewer: dict[str, Any] | None) -> list[dict[str, Any]]:
-        live = ("open", "running")  # always in memory
-        found = [t for t in self.tables.values() if t.row.status in statuses and t.row.status in live]
-        done = [s for s in statuses if s not in live]
-        if done:
-            ids = await self.db(games.table_ids, done)
-            for table_id in ids[-MAX_FINISHED_LISTED:]:
-                found.append(await self.get(table_id))
+    async def list_tables(
+        self,
+        statuses: list[str],
+        viewer: dict[str, Any] | None,
+        *,
+        game: str | None = None,
+        limit: int = 50,
+        before: int | None = None,
+        seats_free: bool = False,
+    ) -> tuple[list[dict[str, Any]], int | None]:
+        """One page of tables, newest first, and the cursor of the next page (or None). Open and
+        running tables are in memory; finished and abandoned ones are read from the database."""
+
+        def wanted(t: LiveTable) -> bool:
+            return (
+                t.row.status in statuses
+                and (game is None or t.row.game == game)
+                and (before is None or t.id < before)
+                and (not seats_free or any(s.kind == "empty" for s in t.row.seats))
+            )
+
+        in_memory = ("open", "running")
+        found = [t for t in self.tables.values() if t.row.status in in_memory and wanted(t)]
+        done = [s for s in statuses if s not in in_memory]
+        if done and not seats_free:
+            ids = await self.db(games.table_ids, done, game=game, before=before, limit=limit + 1)
+            for table_id in ids:
+                with contextlib.suppress(ApiError):
+                    found.append(await self.get(table_id))
         found.sort(key=lambda t: t.id, reverse=True)
-        return [t.detail(viewer) for t in found]
+        page = found[:limit]
+        cursor = page[-1].id if len(found) > limit else None
+        return [t.detail(viewer) for t in page], cursor
 
     async def create_table(self, user: dict[str, Any], body: dict[str, Any]) -> LiveTable:
         game = available_game(body.get("game"))
@@ -149,6 +221,14 @@ class Hub:
         except NekobakoError as exc:
             raise ApiError(400, "invalid_options", str(exc)) from None
         clock = parse_clock(body.get("clock"))
+        hosted = sum(1 for t in self.tables.values() if t.row.host_id == user["id"] and t.row.status in LIVE)
+        if hosted >= self.limits.open_tables:
+            raise ApiError(
+                429,
+                "quota",
+                f"you already host {hosted} open or running tables (at most {self.limits.open_tables}); "
+                "finish or leave one first",
+            )
         table_id = await self.db(
             games.create_table,
             game=game.name,
@@ -207,6 +287,8 @@ class Hub:
         async with live.lock:
             self._require_host(live, user)
             self._require_open(live)
+            if level in STRONG_LEVELS:
+                self._check_strong_bot_quota(live, user)
             seats = [replace(s) for s in live.row.seats]
             if fill:
                 targets = [s.seat for s in seats if s.kind == "empty"]
@@ -256,6 +338,22 @@ class Hub:
         self.after_change(live)
         return live
 
+    def _check_strong_bot_quota(self, live: LiveTable, user: dict[str, Any]) -> None:
+        """Searching bots cost a process's whole second per move: a few tables per user and per server."""
+        strong = [
+            t
+            for t in self.tables.values()
+            if t is not live
+            and t.row.status in ("open", "running")
+            and any(s.kind == "bot" and s.bot in STRONG_LEVELS and s.replaced is None for s in t.row.seats)
+        ]
+        mine = sum(1 for t in strong if t.row.host_id == user["id"])
+        if mine >= self.limits.strong_bot_tables:
+            limit = self.limits.strong_bot_tables
+            raise ApiError(429, "quota", f"you already run {mine} tables with searching bots (at most {limit})")
+        if len(strong) >= self.limits.server_strong_bot_tables:
+            raise ApiError(429, "quota", "the server runs as many tables with searching bots as it can; try greedy")
+
     def _require_open(self, live: LiveTable) -> None:
         if live.row.status != "open":
             raise ApiError(409, "conflict", f"the table is {live.row.status}, not open")
@@ -281,6 +379,7 @@ class Hub:
         """Apply `text` for `seat` as the answer to position `seq`, then the chance steps that follow.
         Raises `Refusal` (and changes nothing) when the action is stale, illegal or out of turn."""
         async with live.lock:
+            await self._settle_uncertain(live)
             state, tracker = live.state, live.tracker
             if not live.running or state is None or tracker is None:
                 raise Refusal("not_running", "the game is not running")
@@ -320,14 +419,30 @@ class Hub:
                     extra=extra,
                 )
             except Exception:
-                log.exception("table %s: storing %r failed; nothing changed", live.id, entries)
-                raise Refusal(
-                    "unavailable", "the server could not store the action; nothing changed, try again"
-                ) from None
+                log.exception("table %s: storing %r failed; reading the table back", live.id, entries)
+                await self._after_failed_commit(live, values["seq"])
         self.after_change(live)
+
+    async def _after_failed_commit(self, live: LiveTable, stored_seq: int) -> None:
+        """A commit raised: it may or may not have reached the database (the connection can drop
+        between COMMIT and its reply). Read the table back and tell the player what is true."""
+        live.uncertain = True
+        try:
+            await self._reload(live)
+        except Exception:
+            log.warning("table %s: cannot read the table back; it reloads before its next change", live.id)
+            raise Refusal(
+                "unavailable",
+                "the server lost its database and cannot tell yet whether your action was stored; "
+                "the table shows the truth as soon as it is back",
+            ) from None
+        if live.row.seq < stored_seq:
+            raise Refusal("unavailable", "the server could not store the action; nothing changed, try again")
+        log.warning("table %s: the action was stored although its commit reported a failure", live.id)
 
     async def replace_by_bot(self, live: LiveTable, seat: int, reason: str) -> None:
         """A bot takes over `seat` for the rest of the game (lock held by the caller)."""
+        await self._settle_uncertain(live)
         level = replacement_level(live.row.game)
         seats = [replace(s) for s in live.row.seats]
         old = seats[seat]
@@ -367,9 +482,12 @@ class Hub:
         if len(seat_users) < 2:
             return None
         places = final_places(live, state)
+        # someone sat down and left without playing: only those who left lose, nobody gains
+        only = None if everyone_played(live) else {s.seat for s in live.row.seats if s.replaced is not None}
 
         def compute(before: dict[int, float]) -> dict[int, float]:
-            return elo_update(before, {seat: places[seat] for seat in before})
+            after = elo_update(before, {seat: places[seat] for seat in before})
+            return after if only is None else {seat: after[seat] for seat in only if seat in after}
 
         return lambda conn: ratings.settle_ratings(conn, live.id, live.row.game, seat_users, compute)
 
@@ -399,6 +517,7 @@ class Hub:
                 entries=entries or (),
                 new_notices=new_notices or (),
                 extra=extra,
+                hooks=self.faults if self.faults.active else None,
             )
             for key, value in (values or {}).items():
                 setattr(live.row, key, value)
@@ -415,6 +534,7 @@ class Hub:
             live.version += 1
 
         await asyncio.shield(asyncio.ensure_future(work()))
+        self._keep_or_evict(live)
 
     # -- after every change: tell everyone, wake bots and the clock -----------------------------------
     def _announce(self, live: LiveTable) -> None:
@@ -427,13 +547,35 @@ class Hub:
             return
         if live.running and (live.bot_task is None or live.bot_task.done()):
             live.bot_task = asyncio.create_task(drive_bots(self, live))
+            live.bot_task.add_done_callback(log_if_failed)
         if live.running and live.row.deadlines and (live.clock_task is None or live.clock_task.done()):
             live.clock_task = asyncio.create_task(watch_clock(self, live))
+            live.clock_task.add_done_callback(log_if_failed)
         live.clock_wake.set()
+
+    async def close_session_sockets(self, token: str) -> None:
+        """After logout: the session's table sockets close (4401), so a shared computer does not
+        keep playing as the person who left."""
+        doomed = [c for live in self.tables.values() for c in live.connections if c.session == token]
+        for conn in doomed:
+            await conn.close(4401, "logged out")
 
     def presence_changed(self, live: LiveTable) -> None:
         live.version += 1
         self._announce(live)
+
+
+def everyone_played(live: LiveTable) -> bool:
+    """Did every person who sat down make a move of their own (before a bot took over)? A game
+    where someone joined and left at once is not rated: it proves nothing about anyone."""
+    replaced_at = {n.seat: n.seq for n in live.row.notices if n.kind == "replaced"}
+    for seat in live.row.seats:
+        if seat.user_id is None:
+            continue
+        until = replaced_at.get(seat.seat, len(live.entries))
+        if not any(parse_entry(entry)[0] == seat.seat for entry in live.entries[:until]):
+            return False
+    return True
 
 
 def final_places(live: LiveTable, state: Any) -> list[int]:

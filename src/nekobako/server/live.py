@@ -36,6 +36,7 @@ class LiveTable:
     bot_task: asyncio.Task[None] | None = None
     clock_task: asyncio.Task[None] | None = None
     clock_wake: asyncio.Event = field(default_factory=asyncio.Event)  # set on every change
+    uncertain: bool = False  # a commit failed without telling whether it was stored: reload first
 
     @property
     def id(self) -> int:

@@ -14,11 +14,12 @@ from ..bots import bot_names
 from ..engine import game_names, get_game, is_number
 from ..store import ratings
 from .errors import ApiError
-from .hub import Hub, final_places
+from .hub import MAX_TABLE_ID, PAGE_SIZE, Hub, final_places
 from .live import LiveTable, rebuild
 from .requests import current_user, json_body, path_int, require_user
 
 STATUSES = ("open", "running", "finished", "abandoned")
+DEFAULT_PAGE = 50
 
 
 def _hub(request: Request) -> Hub:
@@ -48,14 +49,36 @@ async def list_games(_request: Request) -> JSONResponse:
     return JSONResponse({"games": installed_games()})
 
 
+def _query_int(request: Request, name: str, low: int, high: int) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    if not (is_number(raw) and len(raw) <= 10 and low <= int(raw) <= high):
+        raise ApiError(400, "bad_request", f"{name} must be a whole number from {low} to {high}")
+    return int(raw)
+
+
 async def list_tables(request: Request) -> JSONResponse:
+    """One page of the lobby, filtered on the server: `status` (comma list), `game`, `seats_free`,
+    `limit` and the `before` cursor from the previous page's `next`."""
     raw = request.query_params.get("status", "open,running")
     statuses = [s.strip() for s in raw.split(",") if s.strip()]
     unknown = [s for s in statuses if s not in STATUSES]
     if unknown or not statuses:
         raise ApiError(400, "bad_request", f"status must be a comma list of: {', '.join(STATUSES)}")
+    game = request.query_params.get("game")
+    if game is not None and game not in game_names():
+        raise ApiError(400, "unknown_game", f"unknown game; games: {', '.join(game_names())}")
+    seats_free = request.query_params.get("seats_free", "false")
+    if seats_free not in ("true", "false"):
+        raise ApiError(400, "bad_request", "seats_free must be true or false")
+    limit = _query_int(request, "limit", *PAGE_SIZE) or DEFAULT_PAGE
+    before = _query_int(request, "before", 1, MAX_TABLE_ID)
     viewer = await current_user(request)
-    return JSONResponse({"tables": await _hub(request).list_tables(statuses, viewer)})
+    tables, cursor = await _hub(request).list_tables(
+        statuses, viewer, game=game, limit=limit, before=before, seats_free=seats_free == "true"
+    )
+    return JSONResponse({"tables": tables, "next": cursor})
 
 
 async def create_table(request: Request) -> JSONResponse:
@@ -113,7 +136,7 @@ async def results(request: Request) -> JSONResponse:
     live = await _finished(request)
     state = live.state
     assert state is not None
-    changes = await asyncio.to_thread(ratings.table_rating_changes, request.app.state.engine, live.id)
+    changes = await _hub(request).db(ratings.table_rating_changes, live.id)
     return JSONResponse(
         {
             "over": True,
@@ -150,8 +173,8 @@ async def replay_step(request: Request) -> JSONResponse:
 async def leaderboard(request: Request) -> JSONResponse:
     game = request.query_params.get("game")
     if game is not None and game not in game_names():
-        raise ApiError(400, "unknown_game", f"unknown game {game!r}; games: {', '.join(game_names())}")
-    rows = await asyncio.to_thread(ratings.leaderboard, request.app.state.engine, game)
+        raise ApiError(400, "unknown_game", f"unknown game; games: {', '.join(game_names())}")
+    rows = await _hub(request).db(ratings.leaderboard, game)
     return JSONResponse({"ratings": rows})
 
 
@@ -159,14 +182,14 @@ routes = [
     Route("/api/games", list_games, methods=["GET"]),
     Route("/api/tables", list_tables, methods=["GET"]),
     Route("/api/tables", create_table, methods=["POST"]),
-    Route("/api/tables/{table_id:int}", table_detail, methods=["GET"]),
-    Route("/api/tables/{table_id:int}/join", join, methods=["POST"]),
-    Route("/api/tables/{table_id:int}/leave", leave, methods=["POST"]),
-    Route("/api/tables/{table_id:int}/bots", add_bots, methods=["POST"]),
-    Route("/api/tables/{table_id:int}/seats/{seat:int}", remove_seat, methods=["DELETE"]),
-    Route("/api/tables/{table_id:int}/start", start, methods=["POST"]),
-    Route("/api/tables/{table_id:int}/results", results, methods=["GET"]),
-    Route("/api/tables/{table_id:int}/record", record, methods=["GET"]),
-    Route("/api/tables/{table_id:int}/replay", replay_step, methods=["GET"]),
+    Route("/api/tables/{table_id:id}", table_detail, methods=["GET"]),
+    Route("/api/tables/{table_id:id}/join", join, methods=["POST"]),
+    Route("/api/tables/{table_id:id}/leave", leave, methods=["POST"]),
+    Route("/api/tables/{table_id:id}/bots", add_bots, methods=["POST"]),
+    Route("/api/tables/{table_id:id}/seats/{seat:id}", remove_seat, methods=["DELETE"]),
+    Route("/api/tables/{table_id:id}/start", start, methods=["POST"]),
+    Route("/api/tables/{table_id:id}/results", results, methods=["GET"]),
+    Route("/api/tables/{table_id:id}/record", record, methods=["GET"]),
+    Route("/api/tables/{table_id:id}/replay", replay_step, methods=["GET"]),
     Route("/api/ratings", leaderboard, methods=["GET"]),
 ]

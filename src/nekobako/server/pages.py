@@ -14,6 +14,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..rules import RulesNotFound
 from ..rules.html import render_page
+from . import requests as _requests  # noqa: F401  (registers the `{name:id}` path convertor)
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
@@ -44,8 +45,8 @@ async def rules(request: Request) -> Response:
 
 routes: list[BaseRoute] = [
     Route("/", index, methods=["GET"], include_in_schema=False),
-    Route("/replay/{table_id:int}", index, methods=["GET"], include_in_schema=False),
-    Route("/table/{table_id:int}", index, methods=["GET"], include_in_schema=False),
+    Route("/replay/{table_id:id}", index, methods=["GET"], include_in_schema=False),
+    Route("/table/{table_id:id}", index, methods=["GET"], include_in_schema=False),
     Route("/rules/{game}", rules, methods=["GET"], include_in_schema=False),
     Mount("/static", app=StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
 ]

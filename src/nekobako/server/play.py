@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .connections import Connection
 from .errors import ApiError, Refusal
 from .hub import Hub
-from .requests import current_user
+from .requests import SESSION_COOKIE, current_user, valid_text
 
 MAX_TEXT = 4096
 MAX_ACTION = 200
@@ -46,7 +46,10 @@ async def table_socket(ws: WebSocket) -> None:
         return
     user = await current_user(ws)
     await ws.accept()
-    conn = Connection(ws, live, user)
+    if user is None and sum(1 for c in live.connections if c.user is None) >= hub.limits.anonymous_sockets:
+        await ws.close(code=4429, reason="too many anonymous watchers; log in or play as a guest to watch")
+        return
+    conn = Connection(ws, live, user, ws.cookies.get(SESSION_COOKIE) if user is not None else None)
     live.connections.add(conn)
     conn.start()
     conn.push_state(force=True)
@@ -88,6 +91,9 @@ async def _handle(hub: Hub, conn: Connection, message: dict[str, Any]) -> None:
     if not isinstance(data, dict):
         _refuse(conn, "malformed", "a message is a JSON object with a 'type'")
         return
+    if not valid_text(data):
+        _refuse(conn, "malformed", "the message holds a lone surrogate; send valid Unicode")
+        return
     kind = data.get("type")
     if kind == "ping":
         conn.push({"type": "pong"})
@@ -118,4 +124,4 @@ async def _action(hub: Hub, conn: Connection, data: dict[str, Any]) -> None:
         _refuse(conn, refusal.code, refusal.reason, **echo)
 
 
-routes = [WebSocketRoute("/ws/tables/{table_id:int}", table_socket)]
+routes = [WebSocketRoute("/ws/tables/{table_id:id}", table_socket)]

@@ -2,16 +2,32 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import HTTPConnection, Request
 
 from ..store import accounts
 from .errors import ApiError
 
 SESSION_COOKIE = "nekobako_session"
+
+
+class IdConvertor(Convertor[int]):
+    """`{name:id}` in a path: a whole number. One of more than ten digits names nothing, so it
+    becomes -1 (a 404 further on) instead of reaching `int()`, which refuses over 4,300 digits."""
+
+    regex = "[0-9]+"
+
+    def convert(self, value: str) -> int:
+        return int(value) if len(value) <= 10 else -1
+
+    def to_string(self, value: int) -> str:
+        return str(value)
+
+
+register_url_convertor("id", IdConvertor())
 MAX_JSON_BODY = 64 * 1024
 
 
@@ -40,7 +56,19 @@ async def json_body(request: Request, *, required: bool = True) -> dict[str, Any
         raise ApiError(400, "bad_request", "the body is not valid JSON") from None
     if not isinstance(body, dict):
         raise ApiError(400, "bad_request", "the body must be a JSON object")
+    if not valid_text(body):
+        raise ApiError(400, "bad_request", "the body holds a lone surrogate (\\ud800–\\udfff); send valid Unicode")
     return body
+
+
+def valid_text(value: Any) -> bool:
+    """False when decoded JSON holds a lone surrogate (`"\\ud800"` is valid JSON but not Unicode):
+    such text could be neither hashed, stored nor sent back, so it is refused at the door."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 async def current_user(conn: HTTPConnection) -> dict[str, Any] | None:
@@ -48,8 +76,13 @@ async def current_user(conn: HTTPConnection) -> dict[str, Any] | None:
     token = conn.cookies.get(SESSION_COOKIE)
     if not token:
         return None
-    engine = conn.app.state.engine
-    return await asyncio.to_thread(accounts.session_user, engine, token)
+    return await conn.app.state.hub.db(accounts.session_user, token)
+
+
+def client_address(conn: HTTPConnection) -> str:
+    """The peer's address (a proxy's `X-Forwarded-For` only counts when the operator trusts it:
+    `--forwarded-allow-ips`, applied by uvicorn before this point)."""
+    return conn.client.host if conn.client else "unknown"
 
 
 async def require_user(request: Request) -> dict[str, Any]:

@@ -1,9 +1,9 @@
 """Bots sitting at tables. They get exactly what a person in the seat gets (the seat's view and
 legal actions) and their answer goes through the same `submit` as a person's message.
 
-Search is slow Python, so `choose` runs in a worker thread (`asyncio.to_thread`), never on the
-event loop. The server gives ISMCTS a time budget instead of an iteration count so a table never
-waits long for a bot.
+Search is slow Python, so searching levels run in separate processes (`workers.py`), quick ones
+in a thread, never on the event loop. The server gives ISMCTS a time budget instead of an
+iteration count so a table never waits long for a bot.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from ..bots import bot_names, make_bot
 from ..engine import Action
 
 ISMCTS_SECONDS = 1.0
+SEARCHING_LEVELS = frozenset({"ismcts", "optimal"})  # run in search processes
+STRONG_LEVELS = frozenset({"ismcts"})  # a search of a whole second per move: limited per user and server
 
 
 def replacement_level(game: str) -> str:
@@ -41,5 +43,5 @@ class SeatBots:
     def choose(
         self, game: str, level: str, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
     ) -> Action:
-        """Blocking: call through `asyncio.to_thread`."""
+        """Blocking: called in a worker (`workers.Workers.choose`)."""
         return self._bot(game, level).choose(view, legal, rng)

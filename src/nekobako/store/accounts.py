@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 from datetime import timedelta
 from typing import Any
 
@@ -22,6 +23,11 @@ class NameTaken(Exception):
     """A registered account already uses this name (ignoring case)."""
 
 
+def account_key(name: str) -> str:
+    """What makes two account names the same: compatibility forms and case do not count."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
 def _user(row: Any) -> dict[str, Any]:
     return {"id": row.id, "name": row.name, "guest": bool(row.guest)}
 
@@ -29,7 +35,7 @@ def _user(row: Any) -> dict[str, Any]:
 def create_user(engine: Engine, name: str, password_hash: str | None) -> dict[str, Any]:
     """A registered account (with a hash) or a guest (without). Raises `NameTaken`."""
     guest = password_hash is None
-    key = name.casefold()
+    key = account_key(name)
     with engine.begin() as conn:
         taken = conn.execute(select(users.c.id).where(users.c.account_key == key)).first()
         if taken is not None:
@@ -53,7 +59,7 @@ def create_user(engine: Engine, name: str, password_hash: str | None) -> dict[st
 def account_for_login(engine: Engine, name: str) -> tuple[dict[str, Any], str] | None:
     """The registered account called `name` with its password hash, or None."""
     with engine.connect() as conn:
-        row = conn.execute(select(users).where(users.c.account_key == name.casefold())).first()
+        row = conn.execute(select(users).where(users.c.account_key == account_key(name))).first()
     if row is None or row.password_hash is None:
         return None
     return _user(row), row.password_hash

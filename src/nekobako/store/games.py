@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 
@@ -125,10 +125,24 @@ def load_table(engine: Engine, table_id: int) -> TableRow | None:
     )
 
 
-def table_ids(engine: Engine, statuses: Iterable[str]) -> list[int]:
+def table_ids(
+    engine: Engine,
+    statuses: Iterable[str],
+    *,
+    game: str | None = None,
+    before: int | None = None,
+    limit: int | None = None,
+) -> list[int]:
+    """Ids of tables with one of `statuses`: all of them oldest first, or with `limit` the newest
+    first (below `before`, of `game`), for the lobby's pages."""
+    query = select(tables.c.id).where(tables.c.status.in_(list(statuses)))
+    if game is not None:
+        query = query.where(tables.c.game == game)
+    if before is not None:
+        query = query.where(tables.c.id < before)
+    query = query.order_by(tables.c.id) if limit is None else query.order_by(tables.c.id.desc()).limit(limit)
     with engine.connect() as conn:
-        rows = conn.execute(select(tables.c.id).where(tables.c.status.in_(list(statuses))).order_by(tables.c.id))
-        return [r.id for r in rows]
+        return [r.id for r in conn.execute(query)]
 
 
 def load_actions(engine: Engine, table_id: int) -> list[str]:
@@ -147,11 +161,14 @@ def commit_change(
     entries: Sequence[str] = (),
     new_notices: Sequence[NoticeRow] = (),
     extra: Callable[[Connection], None] | None = None,
+    hooks: CommitHooks | None = None,
 ) -> None:
     """Apply one change to a table atomically. Actions are inserted at `first_seq`, `first_seq+1`…
     (the primary key refuses a second writer of the same seq). `extra` runs inside the same
-    transaction (ratings of a finished game)."""
+    transaction (ratings of a finished game); `hooks` inject faults in tests."""
     stamp = now()
+    if hooks is not None:
+        hooks.before_commit(bool(entries))
     with engine.begin() as conn:
         if entries:
             conn.execute(
@@ -183,3 +200,11 @@ def commit_change(
             )
         if extra is not None:
             extra(conn)
+    if hooks is not None:
+        hooks.after_commit(bool(entries))
+
+
+class CommitHooks(Protocol):
+    def before_commit(self, has_entries: bool) -> None: ...
+
+    def after_commit(self, has_entries: bool) -> None: ...

@@ -21,7 +21,8 @@ def settle_ratings(
     compute: Callable[[dict[int, float]], dict[int, float]],
 ) -> None:
     """Inside a transaction: read the ratings of the seats' users, let `compute` (seat → rating
-    before ↦ seat → rating after) decide, store the change once per table."""
+    before ↦ seat → rating after, for the seats whose rating changes) decide, store the change
+    once per table."""
     if not seat_users:
         return
     if conn.execute(select(rating_changes.c.seat).where(rating_changes.c.table_id == table_id)).first():
@@ -33,8 +34,10 @@ def settle_ratings(
     ).all()
     known = {r.user_id: (r.rating, r.games) for r in rows}
     before = {seat: known.get(user, (START_RATING, 0))[0] for seat, user in seat_users.items()}
-    after = compute(before)
+    after = compute(before)  # may leave seats out: their ratings do not change
     for seat, user_id in seat_users.items():
+        if seat not in after:
+            continue
         conn.execute(
             insert(rating_changes).values(
                 table_id=table_id, seat=seat, user_id=user_id, before=before[seat], after=after[seat]

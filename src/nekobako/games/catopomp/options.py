@@ -18,6 +18,7 @@ DEFAULT_DECK: tuple[tuple[int, int], ...] = tuple((n, 4) for n in range(1, 13))
 """House default: numbers 1–12, four copies each (48 cards)."""
 
 MAX_COPIES = 8
+MAX_DECK_TEXT = 200  # longer than any real deck; refused before it is read
 
 
 def _bi(en: str, ja: str) -> str:
@@ -28,17 +29,26 @@ def parse_deck(raw: Any) -> tuple[tuple[int, int], ...]:
     """A deck is a list of (number, copies). Text forms: `1-12x4`, `1:4,2:4,5-9x2`."""
     pairs: list[tuple[int, int]] = []
     if isinstance(raw, str):
+        if len(raw) > MAX_DECK_TEXT:
+            raise InvalidOptions(
+                _bi(
+                    f"option 'deck': at most {MAX_DECK_TEXT} characters of text",
+                    f"デッキ指定は{MAX_DECK_TEXT}文字までです",
+                )
+            )
         for part in raw.replace(" ", "").split(","):
             match = re.fullmatch(r"(\d+)(?:-(\d+))?[x:](\d+)", part)
             if not match:
                 raise InvalidOptions(
                     _bi(
-                        f"option 'deck': cannot read {part!r}; write e.g. 1-12x4 or 1:4,2:4",
-                        f"デッキ指定 {part!r} を読めません（例: 1-12x4）",
+                        f"option 'deck': cannot read {part[:40]!r}; write e.g. 1-12x4 or 1:4,2:4",
+                        f"デッキ指定 {part[:40]!r} を読めません（例: 1-12x4）",
                     )
                 )
             lo = int(match.group(1))
             hi = int(match.group(2) or lo)
+            _check_number(lo)  # bounds first: a range is expanded only once it is known to be small
+            _check_number(hi)
             pairs.extend((n, int(match.group(3))) for n in range(lo, hi + 1))
     elif isinstance(raw, (list, tuple)):
         for item in raw:
@@ -58,18 +68,13 @@ def parse_deck(raw: Any) -> tuple[tuple[int, int], ...]:
         raise InvalidOptions(_bi("option 'deck' must be a list of [number, copies]", "デッキは[数字,枚数]のリスト"))
     seen: set[int] = set()
     for number, copies in pairs:
-        if not 1 <= number <= MAX_NUMBER:
-            raise InvalidOptions(
-                _bi(
-                    f"option 'deck': card numbers go from 1 to {MAX_NUMBER}, not {number}",
-                    f"カードの数字は1〜{MAX_NUMBER}です（{number}は不可）",
-                )
-            )
+        _check_number(number)
         if not 1 <= copies <= MAX_COPIES:
+            shown = _short(copies)
             raise InvalidOptions(
                 _bi(
-                    f"option 'deck': 1 to {MAX_COPIES} copies of a number, not {copies}",
-                    f"各数字の枚数は1〜{MAX_COPIES}枚です（{copies}は不可）",
+                    f"option 'deck': 1 to {MAX_COPIES} copies of a number, not {shown}",
+                    f"各数字の枚数は1〜{MAX_COPIES}枚です（{shown}は不可）",
                 )
             )
         if number in seen:
@@ -78,6 +83,22 @@ def parse_deck(raw: Any) -> tuple[tuple[int, int], ...]:
     if len(pairs) < 2:
         raise InvalidOptions(_bi("option 'deck' needs at least two numbers", "デッキには2種類以上の数字が必要です"))
     return tuple(sorted(pairs))
+
+
+def _short(number: int) -> str:
+    text = str(number)  # the text is at most MAX_DECK_TEXT long, JSON numbers at most 4,300 digits
+    return text if len(text) <= 8 else text[:8] + "…"
+
+
+def _check_number(number: int) -> None:
+    if not 1 <= number <= MAX_NUMBER:
+        shown = _short(number)
+        raise InvalidOptions(
+            _bi(
+                f"option 'deck': card numbers go from 1 to {MAX_NUMBER}, not {shown}",
+                f"カードの数字は1〜{MAX_NUMBER}です（{shown}は不可）",
+            )
+        )
 
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (

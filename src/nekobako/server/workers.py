@@ -1,0 +1,96 @@
+"""Where blocking work runs, so that no kind of work waits behind another:
+
+* database calls: their own threads (short, I/O bound);
+* password hashing: a small thread pool with a bounded queue (argon2 releases the interpreter
+  lock, but is slow on purpose; past the queue a request is told to come back, not queued);
+* bot searches (`ismcts`, `optimal`): separate processes, because a search holds the interpreter
+  lock for its whole budget and would otherwise slow every table on the server.
+
+Quick bots (random, greedy) answer in a millisecond and stay in a thread of the process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import multiprocessing
+import random
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from ..engine import Action
+from .errors import ApiError
+from .seat_bots import SEARCHING_LEVELS, SeatBots
+from .settings import Settings
+
+log = logging.getLogger("nekobako.server")
+T = TypeVar("T")
+DATABASE_THREADS = 8
+HASH_QUEUE_PER_THREAD = 8
+
+_process_bots: SeatBots | None = None  # one per search process
+
+
+def _search(game: str, level: str, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    """Runs in a search process; the bot objects stay there between moves."""
+    global _process_bots
+    if _process_bots is None:
+        _process_bots = SeatBots()
+    return _process_bots.choose(game, level, view, legal, rng)
+
+
+class Workers:
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.database = ThreadPoolExecutor(DATABASE_THREADS, thread_name_prefix="nekobako-db")
+        self.hashing = ThreadPoolExecutor(settings.hash_threads, thread_name_prefix="nekobako-hash")
+        self.quick_bots = ThreadPoolExecutor(2, thread_name_prefix="nekobako-bot")
+        self._hash_slots = asyncio.Semaphore(settings.hash_threads * HASH_QUEUE_PER_THREAD)
+        self._searches: ProcessPoolExecutor | None = None
+        self._local_bots = SeatBots()
+
+    @staticmethod
+    async def _run(pool: Executor, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(pool, functools.partial(fn, *args, **kwargs))
+
+    async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        return await self._run(self.database, fn, *args, **kwargs)
+
+    async def hash(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a password hash or check; 503 when too many are waiting already."""
+        if self._hash_slots.locked():
+            message = "the server is busy checking passwords; try again in a moment"
+            raise ApiError(503, "busy", message, {"Retry-After": "2"})
+        async with self._hash_slots:
+            return await self._run(self.hashing, fn, *args)
+
+    async def choose(
+        self, game: str, level: str, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """A bot's move: searches in a process, quick bots in a thread."""
+        if level not in SEARCHING_LEVELS:
+            return await self._run(self.quick_bots, self._local_bots.choose, game, level, view, legal, rng)
+        pool = self._search_pool()
+        try:
+            return await asyncio.wrap_future(pool.submit(_search, game, level, dict(view), list(legal), rng))
+        except BrokenProcessPool:
+            log.error("a bot search process died; starting a new pool")
+            if self._searches is pool:
+                self._searches = None
+            raise
+
+    def _search_pool(self) -> ProcessPoolExecutor:
+        if self._searches is None:
+            # spawn: forking a process that runs threads and an event loop is not safe
+            context = multiprocessing.get_context("spawn")
+            self._searches = ProcessPoolExecutor(self.settings.bot_processes, mp_context=context)
+        return self._searches
+
+    def close(self) -> None:
+        if self._searches is not None:
+            self._searches.shutdown(wait=False, cancel_futures=True)
+        for pool in (self.quick_bots, self.hashing, self.database):
+            pool.shutdown(wait=False, cancel_futures=True)
