@@ -37,6 +37,7 @@ system-deps:
 lint: install-test
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
 
 test: install-test system-deps lint
 	$(BIN)/pytest -n 2 --dist loadgroup

@@ -15,9 +15,9 @@ import statistics
 import sys
 import time
 
-from nekobako.engine import CHANCE, get_game, random_playout
+from nekobako.engine import CHANCE, random_playout
+from nekobako.games.catbox import GAME
 
-GAME = get_game("catbox")
 SAMPLES = 5
 
 

@@ -12,12 +12,13 @@ import random
 import statistics
 import sys
 import time
+from typing import Any
 
 from nekobako.engine import random_playout
-from nekobako.games.catopomp import GAME
+from nekobako.games.catopomp import GAME, CatopompState
 
 
-def playout_rate(players: int, options: dict, batches: int = 7, games: int = 20) -> float:
+def playout_rate(players: int, options: dict[str, Any], batches: int = 7, games: int = 20) -> float:
     rng = random.Random(players)
     for _ in range(10):  # warm-up: interns the common actions
         random_playout(GAME.new_game(players, options), rng)
@@ -31,10 +32,10 @@ def playout_rate(players: int, options: dict, batches: int = 7, games: int = 20)
     return statistics.median(rates)
 
 
-def mid_game_states(players: int, options: dict, count: int = 50) -> list:
+def mid_game_states(players: int, options: dict[str, Any], count: int = 50) -> list[CatopompState]:
     """States part-way through random games, with a seat to move."""
     rng = random.Random(99 + players)
-    states = []
+    states: list[CatopompState] = []
     while len(states) < count:
         state = GAME.new_game(players, options)
         random_playout(state, rng, max_actions=40 + int(rng.random() * 60))
@@ -54,7 +55,7 @@ def per_call_us(fn, items: list, repeat: int = 200) -> float:
 
 
 def main() -> None:
-    configs = [
+    configs: list[tuple[int, dict[str, Any]]] = [
         (2, {}),
         (3, {}),
         (4, {}),

@@ -30,12 +30,12 @@ def measure(database_url: str, log: pathlib.Path) -> tuple[float, float, int]:
             table = client.create("shutbox", 1)
             client.ok(client.post(f"/api/tables/{table['id']}/start"))
             sock = client.socket(table["id"])
-            sock.wait_state(lambda m: m["view"] is not None)
-            while not sock.view["over"]:
-                seq = sock.last["seq"]
+            state = sock.wait_state(lambda m: m["view"] is not None)
+            while not state["view"]["over"]:
+                seq = state["seq"]
                 started = time.perf_counter()
-                sock.send({"type": "action", "seq": seq, "action": sock.view["legal"][0]})
-                sock.wait_state(lambda m, seq=seq: m["seq"] > seq, new=True)
+                sock.send({"type": "action", "seq": seq, "action": state["view"]["legal"][0]})
+                state = sock.wait_state(lambda m, seq=seq: m["seq"] > seq, new=True)
                 times.append(time.perf_counter() - started)
             sock.close()
         times.sort()

@@ -13,10 +13,11 @@ import random
 import statistics
 import sys
 import time
+from typing import Any
 
 from nekobako.engine import get_game, random_playout
 
-CASES = [
+CASES: list[tuple[int, dict[str, Any]]] = [
     (1, {}),
     (2, {}),
     (12, {}),

@@ -130,12 +130,14 @@ class ISMCTSBot:
         root_seat = view["seat"]
         root = Node()
         rounds = len(view["round_scores"])
-        determinize = self.game.determinize
+        determinize: Callable[[Mapping[str, Any], random.Random], State[Any]] = self.game.determinize
         if self.hints.perfect_information:
             world = determinize(view, rng)
 
-            def determinize(_view: Mapping[str, Any], _rng: random.Random) -> State:
+            def same_world(_view: Mapping[str, Any], _rng: random.Random) -> State[Any]:
                 return world.clone()
+
+            determinize = same_world
 
         done = 0
         if self.seconds is None:

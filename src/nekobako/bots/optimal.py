@@ -61,10 +61,10 @@ class OptimalBot:
             objective = "shut" if view["players"] == 1 else "score"
             solution = solve(options["tiles"], objective, options["scoring"], options["max_close"], options["one_die"])
             if texts[0].startswith("roll"):
-                best = solution.best_roll(board)
+                chosen: Action | None = solution.best_roll(board)
             else:
-                best = solution.best_shut(board, sum(int(w) for w in texts[0].split()[1:]))
-            return legal[texts.index(str(best))]
+                chosen = solution.best_shut(board, sum(int(w) for w in texts[0].split()[1:]))
+            return legal[texts.index(str(chosen))]
         mask = tiles_mask(board)
         tiles, max_close, one_die = options["tiles"], options["max_close"], options["one_die"]
         values, ends = turn_values(tiles, max_close, one_die, options["scoring"], target)

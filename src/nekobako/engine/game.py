@@ -31,7 +31,10 @@ Action = Hashable
 """Actions are small immutable values whose `str()` is the canonical notation of the rules file."""
 
 A = TypeVar("A", bound=Hashable)
-"""A game's own action type: `State[A]` and `Game[A]` take and give only that game's actions."""
+"""A game's own action type: `State[A]` and `Game[A, S]` take and give only that game's actions."""
+
+S = TypeVar("S", bound="State[Any]")
+"""A game's own state class: `Game[A, S].new_game` returns an `S`, with the game's own attributes."""
 
 
 class FrozenData(dict[str, Any]):
@@ -53,7 +56,7 @@ class FrozenData(dict[str, Any]):
     def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError("event data is read-only")
 
-    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _read_only
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(frozenset(self.items()))
@@ -131,7 +134,7 @@ class Event(_EventFields):
         return {"kind": self.kind, "seat": self.seat, "data": self.data.to_json(), "at": self.at}
 
 
-class Game(ABC, Generic[A]):
+class Game(ABC, Generic[A, S]):
     """Static description of one game. One instance per game, found through the registry."""
 
     name: ClassVar[str]
@@ -163,12 +166,12 @@ class Game(ABC, Generic[A]):
         """Cross-option and player-count checks; override to add them."""
 
     # -- states --------------------------------------------------------------------------------
-    def new_game(self, players: int, options: Mapping[str, Any] | Options | None = None) -> State[A]:
+    def new_game(self, players: int, options: Mapping[str, Any] | Options | None = None) -> S:
         """The state before the first chance step (usually `start N`)."""
         return self.new_initial_state(players, self.options(options, players))
 
     @abstractmethod
-    def new_initial_state(self, players: int, options: Options) -> State[A]: ...
+    def new_initial_state(self, players: int, options: Options) -> S: ...
 
     # -- notation ------------------------------------------------------------------------------
     @abstractmethod
@@ -181,7 +184,7 @@ class Game(ABC, Generic[A]):
 
     # -- hidden information ----------------------------------------------------------------------
     @abstractmethod
-    def determinize(self, view: Mapping[str, Any], rng: random.Random) -> State[A]:
+    def determinize(self, view: Mapping[str, Any], rng: random.Random) -> S:
         """A full state consistent with everything in `view` (one seat's knowledge), sampled
         uniformly among the states that view allows as far as the game's docs say."""
 
@@ -209,7 +212,7 @@ class State(ABC, Generic[A]):
 
     __slots__ = ()
 
-    game: Game[A]
+    game: Game[A, Any]
     players: int
     options: Options
     history: list[tuple[int, A]]

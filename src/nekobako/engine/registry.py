@@ -15,7 +15,7 @@ GAME_MODULES: dict[str, str] = {
 }
 """Game name → module exposing `GAME`. The one list of games in the project."""
 
-_loaded: dict[str, Game[Any]] = {}
+_loaded: dict[str, Game[Any, Any]] = {}
 
 
 def check_game_name(name: str) -> None:
@@ -24,7 +24,7 @@ def check_game_name(name: str) -> None:
         raise UnknownGame(f"unknown game {name!r}; games: {', '.join(GAME_MODULES)}")
 
 
-def get_game(name: str) -> Game[Any]:
+def get_game(name: str) -> Game[Any, Any]:
     check_game_name(name)
     if name not in _loaded:
         _loaded[name] = importlib.import_module(GAME_MODULES[name]).GAME

@@ -21,6 +21,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..engine import fill_chance, get_game, random_playout
@@ -150,6 +151,14 @@ class Step:
     lower_is_better: bool = False
 
 
+def _seeded(measure: Callable[[str, int, Any, int], float], game: str, players: int, amount: Any, seed: int) -> float:
+    return measure(game, players, amount, seed)
+
+
+def _unseeded(measure: Callable[[int], float], tiles: int, _repeat: int) -> float:
+    return measure(tiles)
+
+
 def plan(settings: Settings) -> list[Step]:
     steps = []
     for game, counts in THROUGHPUT_CASES.items():
@@ -159,7 +168,7 @@ def plan(settings: Settings) -> list[Step]:
                     "throughput",
                     f"{game}.{players}",
                     f"{game} {players}p random playout",
-                    lambda r, g=game, p=players: playout_rate(g, p, settings.seconds, seed=r),
+                    partial(_seeded, playout_rate, game, players, settings.seconds),
                     settings.repeats,
                     "actions/s",
                     THROUGHPUT_TARGETS.get(game),
@@ -171,7 +180,7 @@ def plan(settings: Settings) -> list[Step]:
                 "ismcts",
                 game,
                 f"{game} {players}p ISMCTS",
-                lambda r, g=game, p=players: ismcts_rate(g, p, settings.ismcts_iterations, seed=r),
+                partial(_seeded, ismcts_rate, game, players, settings.ismcts_iterations),
                 settings.repeats,
                 "iterations/s",
                 ISMCTS_TARGETS.get(game),
@@ -183,7 +192,7 @@ def plan(settings: Settings) -> list[Step]:
                 "solver",
                 str(tiles),
                 f"shutbox solver {tiles} tiles",
-                lambda r, t=tiles: solver_seconds(t),
+                partial(_unseeded, solver_seconds, tiles),
                 settings.solver_repeats,
                 "s",
                 lower_is_better=True,

@@ -32,7 +32,7 @@ class CatboxAction:
         return f"{type(self).__name__}({self.text!r})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.text == self.text  # type: ignore[attr-defined]
+        return type(other) is type(self) and other.text == self.text
 
     def __hash__(self) -> int:
         return hash(self.text)

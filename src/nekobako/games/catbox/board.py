@@ -86,7 +86,7 @@ class Table:
 
     def blockers(self, reveal: tuple[int, ...]) -> list[tuple[int, int]]:
         """2 players: (colour, number) cells blocked for the revealed centre cards (§8)."""
-        cells = []
+        cells: list[tuple[int, int]] = []
         for n in sorted(set(reveal)):
             cells.extend((BLOCKER_ROWS[k], n) for k in range(reveal.count(n)))
         return cells

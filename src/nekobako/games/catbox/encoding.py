@@ -165,7 +165,7 @@ class CatboxEncoding(Encoding):
             for col, cell in enumerate(line):
                 if cell is None:
                     continue
-                offset = {"observed": 0, "blocker": 1}.get(cell) if isinstance(cell, str) else 2 + cell
+                offset = {"observed": 0, "blocker": 1}[cell] if isinstance(cell, str) else 2 + cell
                 out[at["board"] + (row * columns + col) * (2 + n) + offset] = 1
         for s, xs in enumerate(view["x_tokens"]):
             for c, colour in enumerate(COLOURS):

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ...engine import Event, Game, InvalidOptions, Options, OptionSpec, State, seat_name
+from ...engine import Event, Game, InvalidOptions, Options, OptionSpec, seat_name
 from .actions import CatboxAction, parse_action
 from .board import table_for
 from .layouts import COLOURS, COLOURS_JA, SETUPS
@@ -31,7 +31,7 @@ SIDE = OptionSpec(
 )
 
 
-class CatboxGame(Game):
+class CatboxGame(Game[CatboxAction, CatboxState]):
     name = "catbox"
     title: ClassVar[Mapping[str, str]] = {"en": "Cat in the Box", "ja": "キャット・イン・ザ・ボックス"}
     min_players = 2
@@ -130,7 +130,7 @@ class CatboxGame(Game):
         who = seat_name(event.seat, lang, names) if event.seat is not None else ""
         return (templates[1] if ja else templates[0]).format(who=who, **data)
 
-    def determinize(self, view: Mapping[str, Any], rng: random.Random) -> State:
+    def determinize(self, view: Mapping[str, Any], rng: random.Random) -> CatboxState:
         from .determinize import determinizer
 
         return determinizer(self, view).sample(rng)

@@ -39,7 +39,7 @@ def _illegal(en: str, ja: str) -> IllegalAction:
     return IllegalAction(f"{en} / {ja}")
 
 
-class CatboxState(State):
+class CatboxState(State[CatboxAction]):
     """One position. Mutated by `apply`; `clone` copies it for search."""
 
     __slots__ = (
@@ -469,9 +469,9 @@ def _check_deal(table: Table, players: int, deal: Deal) -> None:
         if setup.centre:
             raise IllegalAction("a 2-player deal ends with '| reveal a b c | hidden d e' (5 centre cards)")
         raise IllegalAction(f"there are no centre cards at {players} players")
-    cards = [n for hand in deal.hands for n in hand] + list(deal.reveal) + list(deal.hidden)
-    if any(n > setup.numbers for n in cards):
+    every = [n for hand in deal.hands for n in hand] + list(deal.reveal) + list(deal.hidden)
+    if any(n > setup.numbers for n in every):
         raise IllegalAction(f"at {players} players the cards are 1–{setup.numbers}")
-    wrong = [n for n in range(1, setup.numbers + 1) if cards.count(n) != COPIES]
+    wrong = [n for n in range(1, setup.numbers + 1) if every.count(n) != COPIES]
     if wrong:
         raise IllegalAction(f"the deck has {COPIES} of each card; this deal has a wrong count of {wrong}")

@@ -95,7 +95,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
-class CatopompGame(Game):
+class CatopompGame(Game[A.Action, CatopompState]):
     name = "catopomp"
     title: ClassVar[Mapping[str, str]] = {"en": "Catopomp", "ja": "キャットポンプ"}
     min_players = 2

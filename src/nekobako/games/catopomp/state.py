@@ -47,7 +47,7 @@ class RoundEnd(NamedTuple):
     removed: list[int]
 
 
-class CatopompState(State):
+class CatopompState(State[A.Action]):
     __slots__ = (
         "_legal",
         "_legal_seat",

@@ -20,6 +20,7 @@ class _Interned:
 
     __slots__ = ("_text",)
     _cache: ClassVar[dict[Any, _Interned]]
+    _text: str
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")

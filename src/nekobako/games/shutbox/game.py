@@ -61,7 +61,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
 """Event kind → (English, Japanese) template; `{who}` is the event's seat."""
 
 
-class ShutTheBox(Game):
+class ShutTheBox(Game[Action, ShutState]):
     """Shut the Box, Board Game Arena rules, 1–12 players."""
 
     name: ClassVar[str] = "shutbox"
@@ -73,11 +73,6 @@ class ShutTheBox(Game):
 
     def new_initial_state(self, players: int, options: Options) -> ShutState:
         return ShutState(self, players, options)
-
-    def new_game(self, players: int, options: Mapping[str, Any] | Options | None = None) -> ShutState:
-        state = super().new_game(players, options)
-        assert isinstance(state, ShutState)
-        return state
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...engine import CHANCE, Event, IllegalAction, MalformedAction, NekobakoError, Options, State
-from .actions import Dice, Roll, Shut, Start
+from .actions import Action, Dice, Roll, Shut, Start
 from .options import ELIMINATION_AT, ROUND_LIMIT
 from .tables import (
     ONE_DIE,
@@ -58,7 +58,7 @@ class RoundEnd(NamedTuple):
     finish: str | None  # why the game ended after this round ("shut", "rounds", ...), if it did
 
 
-class ShutState(State):
+class ShutState(State[Action]):
     """A Shut the Box table: one board per seat, rounds of turns, chance for dice and start."""
 
     __slots__ = (
@@ -314,7 +314,7 @@ class ShutState(State):
         en, ja = self._why(seat, action)
         return IllegalAction(f"{en} ／ {ja}")
 
-    def _why(self, seat: Any, action: Any) -> tuple[str, str]:
+    def _why(self, seat: int, action: Action) -> tuple[str, str]:
         if self._over:
             return "the game is over", "ゲームは終了しています"
         if seat == CHANCE:
@@ -348,7 +348,7 @@ class ShutState(State):
             )
         if not awaiting_shut:
             return "roll the dice first", "先にダイスを振ってください"
-        assert dice is not None
+        assert dice is not None and isinstance(action, Shut)
         board = self.options.tiles
         mask = self._open[seat]
         for t in action.tiles:
