@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
+from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -13,7 +14,7 @@ from starlette.middleware import Middleware
 from ..store import open_database
 from . import auth, lobby, openapi, pages, play
 from .auth import Throttles
-from .errors import ApiError, api_error_handler, http_error_handler
+from .errors import ApiError, api_error_handler, database_error_handler, http_error_handler
 from .guards import Guards
 from .hub import Hub
 from .settings import Settings
@@ -43,7 +44,11 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
 
     return Starlette(
         routes=[*auth.routes, *lobby.routes, *openapi.routes, *play.routes, *pages.routes],
-        exception_handlers={ApiError: api_error_handler, HTTPException: http_error_handler},
+        exception_handlers={
+            ApiError: api_error_handler,
+            HTTPException: http_error_handler,
+            DBAPIError: database_error_handler,
+        },
         lifespan=lifespan,
         middleware=[Middleware(Guards, public_url=settings.public_url)],
         max_body_size=MAX_BODY,

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import logging
+
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
+log = logging.getLogger("nekobako.server")
 CODES = {404: "not_found", 405: "bad_request", 413: "bad_request"}
 
 
@@ -32,6 +35,17 @@ async def http_error_handler(request: Request, exc: Exception) -> Response:
         return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
     code = CODES.get(exc.status_code, "bad_request")
     return JSONResponse({"error": exc.detail, "code": code}, status_code=exc.status_code, headers=exc.headers)
+
+
+async def database_error_handler(_request: Request, exc: Exception) -> JSONResponse:
+    """The database is away (outage, lost connection): a 503 the client may retry, never a 500.
+    Every change commits before memory changes, so nothing was half done."""
+    log.error("database unavailable: %s", exc)
+    return JSONResponse(
+        {"error": "the server cannot reach its database; try again in a moment", "code": "unavailable"},
+        status_code=503,
+        headers={"Retry-After": "5"},
+    )
 
 
 class Refusal(Exception):

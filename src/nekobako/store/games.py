@@ -168,7 +168,7 @@ def commit_change(
     transaction (ratings of a finished game); `hooks` inject faults in tests."""
     stamp = now()
     if hooks is not None:
-        hooks.before_commit(bool(entries))
+        hooks.before_commit(bool(entries) and first_seq > 0)
     with engine.begin() as conn:
         if entries:
             conn.execute(
@@ -201,10 +201,12 @@ def commit_change(
         if extra is not None:
             extra(conn)
     if hooks is not None:
-        hooks.after_commit(bool(entries))
+        hooks.after_commit(bool(entries) and first_seq > 0)
 
 
 class CommitHooks(Protocol):
+    """Told whether a commit stores played actions (not a game's opening deal)."""
+
     def before_commit(self, has_entries: bool) -> None: ...
 
     def after_commit(self, has_entries: bool) -> None: ...

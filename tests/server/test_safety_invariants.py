@@ -1,0 +1,152 @@
+"""The promises that keep a game fair, each with a test that fails when the promise is broken
+(issue 18 point 12): hidden hands stay hidden while a game runs, nothing is announced before it
+is stored, guests are not rated, chance draws from the table's secret seed, deadlines restart
+when a person's choices change and after a restart. Faults are injected into a real server
+process (`NEKOBAKO_TEST_FAULTS`, server/faults.py)."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from server_harness import Client, clients, play_out, running
+
+
+def _shutbox(alice: Client, bob: Client, clock: dict | None = None) -> tuple[int, list]:
+    alice.guest("alice")
+    bob.guest("bob")
+    table = alice.create("shutbox", 2, clock=clock)
+    bob.ok(bob.post(f"/api/tables/{table['id']}/join"))
+    alice.ok(alice.post(f"/api/tables/{table['id']}/start"))
+    socks = [alice.socket(table["id"]), bob.socket(table["id"])]
+    for sock in socks:
+        sock.wait_state(lambda m: m["view"] is not None)
+    return table["id"], socks
+
+
+def test_hands_are_not_served_while_a_card_game_runs(sqlite_server) -> None:
+    with clients(sqlite_server, 2) as (alice, stranger):
+        alice.guest("alice")
+        table = alice.create("catbox", 3)
+        alice.ok(alice.post(f"/api/tables/{table['id']}/bots", {"level": "random", "fill": True}))
+        alice.ok(alice.post(f"/api/tables/{table['id']}/start"))
+        for client in (alice, stranger):
+            for path in ("record", "replay?step=0", "results"):
+                answer = client.get(f"/api/tables/{table['id']}/{path}")
+                assert answer.status_code == 409, (path, answer.text[:200])
+                assert "hand" not in answer.text
+
+
+def test_a_failed_commit_is_never_announced(tmp_path, sqlite_url) -> None:
+    with running(sqlite_url, tmp_path, NEKOBAKO_TEST_FAULTS="fail_commit") as server, clients(server, 2) as (a, b):
+        table_id, socks = _shutbox(a, b)
+        start = socks[0].last
+        mover = start["view"]["to_move"][0]
+        socks[mover].send({"type": "action", "seq": start["seq"], "action": "roll"})
+        refusal = socks[mover].wait_for(lambda m: m["type"] == "refused")
+        assert refusal["code"] == "unavailable" and "nothing changed" in refusal["reason"]
+        for sock in socks:
+            sock.drain(0.5)
+            assert all(m["seq"] == start["seq"] for m in sock.states)  # nobody saw the roll
+        assert a.table(table_id)["seq"] == start["seq"]
+        socks[mover].send({"type": "sync"})
+        assert socks[mover].wait_state(new=True)["seq"] == start["seq"]
+
+
+def test_a_lost_commit_acknowledgement_tells_the_truth(database_url, tmp_path) -> None:
+    """The commit is stored but reported as failed: the server reads the table back, the move
+    stands, everyone sees it, and the game goes on (before: `unavailable` for ever)."""
+    with running(database_url, tmp_path, NEKOBAKO_TEST_FAULTS="lose_ack") as server, clients(server, 2) as (a, b):
+        table_id, socks = _shutbox(a, b)
+        start = socks[0].last
+        mover = start["view"]["to_move"][0]
+        socks[mover].send({"type": "action", "seq": start["seq"], "action": "roll"})
+        after = socks[mover].wait_state(lambda m: m["seq"] > start["seq"])
+        assert [h for h in after["view"]["history"] if h[0] == mover] == [[mover, "roll"]]
+        assert not socks[mover].refusals
+        socks[1 - mover].wait_state(lambda m: m["seq"] == after["seq"])
+        play_out(socks, random.Random(3), timeout=60)
+        record = a.ok(a.get(f"/api/tables/{table_id}/record"))
+        assert f"{mover}: roll" in record["actions"][:3]
+        assert "reloaded from the database" in server.log_path.read_text()
+
+
+def test_guests_are_not_rated(sqlite_server) -> None:
+    with clients(sqlite_server, 3) as (alice, bob, guest):
+        alice.signup("alice")
+        bob.signup("bob")
+        guest.guest("visitor")
+        table = alice.create("shutbox", 3)
+        for client in (bob, guest):
+            client.ok(client.post(f"/api/tables/{table['id']}/join"))
+        alice.ok(alice.post(f"/api/tables/{table['id']}/start"))
+        socks = [c.socket(table["id"]) for c in (alice, bob, guest)]
+        for sock in socks:
+            sock.wait_state(lambda m: m["view"] is not None)
+        play_out(socks, random.Random(4), timeout=90)
+        results = alice.ok(alice.get(f"/api/tables/{table['id']}/results"))
+        assert {c["user"]["name"] for c in results["ratings"]} == {"alice", "bob"}
+        board = alice.ok(alice.get("/api/ratings"))["ratings"]
+        assert {r["user"]["name"] for r in board} == {"alice", "bob"}
+        for sock in socks:
+            sock.close()
+
+
+def test_deals_come_from_each_tables_secret_seed(sqlite_server) -> None:
+    with clients(sqlite_server, 1) as (alice,):
+        alice.guest("alice")
+        hands = []
+        for _ in range(3):
+            table = alice.create("catbox", 3)
+            alice.ok(alice.post(f"/api/tables/{table['id']}/bots", {"level": "random", "fill": True}))
+            alice.ok(alice.post(f"/api/tables/{table['id']}/start"))
+            sock = alice.socket(table["id"])
+            hands.append(sock.wait_state(lambda m: m["view"] is not None)["view"]["hand"])
+            sock.close()
+            alice.ok(alice.post(f"/api/tables/{table['id']}/leave"))
+        assert len({repr(h) for h in hands}) == 3, hands
+
+
+def test_a_deadline_restarts_when_the_choices_change(sqlite_server) -> None:
+    with clients(sqlite_server, 2) as (a, b):
+        _, socks = _shutbox(a, b, clock={"kind": "realtime", "seconds": 60})
+        start = socks[0].last
+        mover = str(start["view"]["to_move"][0])
+        first = start["clock"]["deadlines"][mover]
+        time.sleep(0.3)
+        socks[int(mover)].send({"type": "action", "seq": start["seq"], "action": "roll"})
+        rolled = socks[int(mover)].wait_state(lambda m: m["seq"] > start["seq"] and m["clock"]["deadlines"])
+        assert rolled["clock"]["deadlines"][mover] > first + 0.2  # a fresh minute, not the old one
+        for sock in socks:
+            sock.close()
+
+
+def test_deadlines_are_extended_after_a_restart(sqlite_url, tmp_path) -> None:
+    with running(sqlite_url, tmp_path) as server, clients(server, 2) as (a, b):
+        table_id, socks = _shutbox(a, b, clock={"kind": "realtime", "seconds": 5})
+        for sock in socks:
+            sock.close()
+        server.kill()
+        time.sleep(6)  # the deadline passes while the server is down
+        server.start(same_port=True)
+        detail = a.table(table_id)
+        assert [s["kind"] for s in detail["seats"]] == ["human", "human"], detail["notices"]
+        sock = a.socket(table_id)
+        clock = sock.wait_state()["clock"]
+        assert min(clock["deadlines"].values()) > clock["now"] + 3
+        sock.close()
+
+
+def test_crashing_and_refused_bots_never_stall_a_table(sqlite_url, tmp_path) -> None:
+    for fault, words in (("bot_crash", "playing at random"), ("bot_illegal", "moving at random")):
+        with running(sqlite_url, tmp_path, NEKOBAKO_TEST_FAULTS=fault) as server, clients(server, 1) as (alice,):
+            alice.guest("alice")
+            table = alice.create("shutbox", 3)
+            alice.ok(alice.post(f"/api/tables/{table['id']}/bots", {"level": "greedy", "fill": True}))
+            alice.ok(alice.post(f"/api/tables/{table['id']}/start"))
+            sock = alice.socket(table["id"])
+            sock.wait_state(lambda m: m["view"] is not None)
+            play_out([sock], random.Random(6), timeout=90)
+            assert sock.wait_state(lambda m: m["view"]["over"])
+            assert words in server.log_path.read_text()
+            sock.close()
