@@ -18,10 +18,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from ...engine import Action
-from ...games.catopomp.actions import BURY, DISCARD, GIVE, PASS, PLAY, SPARE
+from ...games.catopomp.actions import BURY, DISCARD, GIVE, PASS, PLAY, SPARE, Play, Simple
+from ...games.catopomp.actions import Action as CatopompAction
 
 BOOST_COST = 8.0
 HELL_BONUS = 3.0
@@ -31,7 +32,8 @@ MANY_CARDS = 4
 class GreedyBot:
     name = "greedy"
 
-    def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(self, view: Mapping[str, Any], actions: Sequence[Action], rng: random.Random) -> Action:
+        legal = cast(Sequence[CatopompAction], actions)  # the registry seats this bot at Catopomp only
         if not legal:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
@@ -42,25 +44,26 @@ class GreedyBot:
         hell = list(view["hell"][seat])
         if PLAY in kinds or PASS in kinds:
             return self._play(legal, hand, hell)
+        simple = [a for a in legal if isinstance(a, Simple)]  # one kind, one number (`bury 3`, `spare 4`)
         if BURY in kinds:
-            return max(legal, key=lambda a: (_joins(a.arg, hell), -a.arg))
+            return max(simple, key=lambda a: (_joins(a.arg, hell), -a.arg))
         if DISCARD in kinds or GIVE in kinds:
-            droppable = [a for a in legal if a.kind in (DISCARD, GIVE)]
+            droppable = [a for a in simple if a.kind in (DISCARD, GIVE)]
             best = min(droppable, key=lambda a: (a.kind != DISCARD, _joins(a.arg, _without(hell, a.arg)), -a.arg))
             return best
         if SPARE in kinds:
             counts = Counter(n for n in hand if isinstance(n, int) and 1 <= n <= 6)
-            return max(legal, key=lambda a: (counts.get(a.arg, 0), a.arg))
+            return max(simple, key=lambda a: (counts.get(a.arg, 0), a.arg))
         return legal[0]
 
-    def _play(self, legal: Sequence[Action], hand: list[Any], hell: list[Any]) -> Action:
-        plays = [a for a in legal if a.kind == PLAY]
+    def _play(self, legal: Sequence[CatopompAction], hand: list[Any], hell: list[Any]) -> Action:
+        plays = [a for a in legal if isinstance(a, Play)]
         passing = next((a for a in legal if a.kind == PASS), None)
         if not plays:
             return passing if passing is not None else legal[0]
         cards_left = len(hand) + len(hell)
 
-        def score(a: Any) -> float:
+        def score(a: Play) -> float:
             boosted = bool(a.dice) or bool(a.spare)
             shed = len(a.cards)
             value = 10.0 * shed - 0.5 * a.rank

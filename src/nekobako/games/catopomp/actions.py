@@ -26,6 +26,8 @@ class Action:
     not interned (see `parse_action`) still matches its legal twin."""
 
     __slots__ = ("kind", "text")
+    kind: int
+    text: str
 
     def __init__(self, kind: int, text: str):
         object.__setattr__(self, "kind", kind)
@@ -54,6 +56,7 @@ class Simple(Action):
     """`start N`, `spare F`, `bury N`, `give N`, `discard N`, `pass`, `keep`: one kind, one number."""
 
     __slots__ = ("arg",)
+    arg: int
 
     def __init__(self, kind: int, text: str, arg: int):
         super().__init__(kind, text)
@@ -64,6 +67,7 @@ class Deal(Action):
     """`deal 1 1 4 … | 2 3 … | …`: the hands in seat order (chance). Not interned (one per round)."""
 
     __slots__ = ("hands",)
+    hands: tuple[tuple[int, ...], ...]
 
     def __init__(self, hands: tuple[tuple[int, ...], ...]):
         hands = tuple(tuple(sorted(h)) for h in hands)
@@ -81,6 +85,7 @@ class Roll(Action):
     """`dice 3 5 6 1`: the central dice faces (chance), kept in the order written."""
 
     __slots__ = ("faces",)
+    faces: tuple[int, ...]
 
     def __init__(self, faces: tuple[int, ...]):
         super().__init__(ROLL, " ".join(["dice", *map(str, faces)]))
@@ -115,6 +120,20 @@ class Play(Action):
         "table_cards",
         "values",
     )
+    cards: tuple[int, ...]
+    combo: str | None
+    dice: tuple[int, ...]
+    dice_value: int
+    hell: bool
+    mitch_as: int
+    problem: str | None
+    rank: int
+    size: int
+    spare: int
+    strength: int
+    swap: int
+    table_cards: tuple[int, ...]
+    values: tuple[int, ...]
 
     def __init__(self, hell: bool, cards: tuple[int, ...], mitch_as: int, dice: tuple[int, ...], spare: int, swap: int):
         numbers = [c for c in cards if c <= MAX_NUMBER]

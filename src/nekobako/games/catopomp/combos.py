@@ -10,12 +10,12 @@ distinct notation, so the output has no duplicates by construction (tests check 
 
 from __future__ import annotations
 
-from .actions import PLAYS_BY_KEY, Play, play
+from .actions import PLAYS_BY_KEY, Action, Play, play
 from .cards import CATLETON, MAX_NUMBER, MITCH
 from .dice import DiceSpecs
 
 
-def _add(out: list[Play], key: tuple) -> None:
+def _add(out: list[Action], key: tuple) -> None:
     found = PLAYS_BY_KEY.get(key)
     out.append(found if found is not None else play(*key))
 
@@ -24,7 +24,7 @@ _SIMPLE: tuple[dict[tuple[int, ...], Play], dict[tuple[int, ...], Play]] = ({}, 
 """Plays without dice or swap, by cards, for hand (0) and hell (1): the common case, one lookup."""
 
 
-def _simple(out: list[Play], hell: bool, cards: tuple[int, ...]) -> None:
+def _simple(out: list[Action], hell: bool, cards: tuple[int, ...]) -> None:
     table = _SIMPLE[hell]
     found = table.get(cards)
     if found is None:
@@ -33,7 +33,7 @@ def _simple(out: list[Play], hell: bool, cards: tuple[int, ...]) -> None:
 
 
 def generate(
-    out: list[Play],
+    out: list[Action],
     hell: bool,
     cnt: list[int],
     min_size: int,
@@ -94,7 +94,7 @@ def generate(
 
 
 def _plain(
-    out: list[Play],
+    out: list[Action],
     hell: bool,
     cnt: list[int],
     present: list[int],
@@ -117,7 +117,7 @@ def _plain(
                     _simple(out, hell, (z,))
             for v in present:
                 if 64 + v > threshold:
-                    cards = (v,)
+                    cards: tuple[int, ...] = (v,)
                     found = get(cards)
                     out.append(found if found is not None else _new_simple(hell, cards))
             continue
@@ -155,7 +155,7 @@ def _new_simple(hell: bool, cards: tuple[int, ...]) -> Play:
 
 
 def _sets(
-    out: list[Play],
+    out: list[Action],
     hell: bool,
     n: int,
     v: int,
@@ -185,7 +185,9 @@ def _sets(
                     _add(out, (hell, cards, 0, (), 0, sw))
 
 
-def _singles(out: list[Play], hell: bool, cnt: list[int], threshold: int, swappable: set[int], max_value: int) -> None:
+def _singles(
+    out: list[Action], hell: bool, cnt: list[int], threshold: int, swappable: set[int], max_value: int
+) -> None:
     if threshold < 64:
         if cnt[MITCH]:
             _add(out, (hell, (MITCH,), 0, (), 0, 0))
@@ -198,14 +200,14 @@ def _singles(out: list[Play], hell: bool, cnt: list[int], threshold: int, swappa
             _add(out, (hell, (CATLETON,), 0, (), 0, v))
 
 
-def _zero_sets(out: list[Play], hell: bool, n: int, mitches: int, catletons: int) -> None:
+def _zero_sets(out: list[Action], hell: bool, n: int, mitches: int, catletons: int) -> None:
     """Sets of 0s made of Mitches and Cat-letons counted as 0."""
     for i in range(max(0, n - catletons), min(mitches, n) + 1):
         _add(out, (hell, (MITCH,) * i + (CATLETON,) * (n - i), 0, (), 0, 0))
 
 
 def _runs(
-    out: list[Play],
+    out: list[Action],
     hell: bool,
     cnt: list[int],
     n: int,

@@ -16,7 +16,7 @@ is dealt card by card (`deck`, `deal_from`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -90,7 +90,7 @@ class CatopompEncoding(Encoding):
         )
         self._features = np.zeros((self.num_actions, FEATURES.size), np.float32)
         for i, action in enumerate(self.actions):
-            self._features[i] = _features(action)
+            self._features[i] = _features(cast(A.Action, action))
 
     # -- action ids and features ---------------------------------------------------------------
     def enumerate_actions(self) -> Iterable[A.Action]:
@@ -114,7 +114,7 @@ class CatopompEncoding(Encoding):
         return [ids[a.text] for a in state.legal_actions(seat)]
 
     def action_features(self, action_id: int) -> list[float]:
-        return self._features[action_id].tolist()  # type: ignore[no-any-return]
+        return self._features[action_id].tolist()
 
     def features(self, action_ids: Sequence[int]) -> np.ndarray:
         """Feature rows of several actions at once (one row per id), for action-scoring networks."""
@@ -149,7 +149,7 @@ class CatopompEncoding(Encoding):
             for c in table.table_cards:
                 out[base + c] += 1
             out[at["table_dice"]] = table.dice_value
-            out[at["table_combo"] + _COMBO_INDEX[table.combo]] = 1
+            out[at["table_combo"] + _COMBO_INDEX[_combo(table)]] = 1
             out[at["table_size"]] = table.size
             out[at["table_rank"]] = table.rank
             out[at["table_hell"]] = table.hell
@@ -270,8 +270,15 @@ def all_plays(rules: Any) -> list[A.Play]:
                 rules.max_value,
             )
             for play in out:
-                plays.setdefault(play.text, play)  # type: ignore[arg-type]
+                if isinstance(play, A.Play):  # `generate` writes plays only
+                    plays.setdefault(play.text, play)
     return sorted(plays.values(), key=lambda p: (p.hell, p.strength, p.text))
+
+
+def _combo(play: A.Play) -> str:
+    """The combination of a play that can be legal (one with a `problem` never is)."""
+    assert play.combo is not None, play
+    return play.combo
 
 
 def _features(action: A.Action) -> np.ndarray:
@@ -285,7 +292,7 @@ def _features(action: A.Action) -> np.ndarray:
             row[at["table_cards"] + c - 1] += 1
         for v in action.values:
             row[at["values"] + v] += 1
-        row[at["combo"] + _COMBO_INDEX[action.combo]] = 1
+        row[at["combo"] + _COMBO_INDEX[_combo(action)]] = 1
         row[at["size"]] = action.size
         row[at["rank"]] = action.rank
         for face in action.dice:

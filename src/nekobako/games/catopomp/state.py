@@ -27,7 +27,7 @@ START, DEAL, DICE, SPARE, PLAY, BURY, TRANSFER, OVER = range(8)
 NO_HIDDEN_SPARES = 1 << 60
 PHASE_NAMES = ("start", "deal", "dice", "spare", "play", "bury", "transfer", "over")
 
-_SPARE_ACTIONS = tuple(A.SPARES[f] for f in range(1, 7))
+_SPARE_ACTIONS: tuple[A.Action, ...] = tuple(A.SPARES[f] for f in range(1, 7))
 
 
 class RoundEnd(NamedTuple):
@@ -167,7 +167,7 @@ class CatopompState(State[A.Action]):
             cards = [c for c in range(1, SLOTS) if hell[c]]
             if self.rules.casual:
                 return [A.KEEP_ACTION, *(A.DISCARDS[c] for c in cards)]
-            gives = [A.GIVES[c] for c in cards]
+            gives: list[A.Action] = [A.GIVES[c] for c in cards]
             return gives if self.hell_n[seat] >= 3 else [A.KEEP_ACTION, *gives]
         if phase == SPARE:
             return list(_SPARE_ACTIONS) if seat in self.spare_pending else []
