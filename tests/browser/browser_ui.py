@@ -5,12 +5,15 @@ create and fill a table, and take one turn of each game through the controls the
 from __future__ import annotations
 
 import json
+import random
 import re
 import time
 from collections.abc import Callable
 
+import httpx
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
+from websockets.sync.client import connect
 
 GAME_TIMEOUT = 150.0  # seconds for one whole game in a test
 
@@ -81,6 +84,27 @@ def create_table(page: Page, game: str, seats: int) -> int:
     page.wait_for_url(re.compile(r".*#/table/\d+$"))
     page.wait_for_selector(".seat-manager")
     return int(page.url.rsplit("/", 1)[1])
+
+
+def finished_solo_shutbox(server) -> int:
+    """A one-player Shut the Box played to the end over the WebSocket; its table id."""
+    http = httpx.Client(base_url=server.url, timeout=15)
+    http.post("/api/auth/guest", json={"name": "Solo"}).raise_for_status()
+    table_id = http.post("/api/tables", json={"game": "shutbox", "seats": 1}).json()["id"]
+    http.post(f"/api/tables/{table_id}/start").raise_for_status()
+    cookie = {"Cookie": f"nekobako_session={http.cookies.get('nekobako_session')}"}
+    rng = random.Random(7)
+    answered = -1
+    with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}", additional_headers=cookie) as ws:
+        while True:
+            msg = json.loads(ws.recv(timeout=15))
+            if msg["type"] != "state" or msg["view"] is None:
+                continue
+            if msg["view"]["over"]:
+                return table_id
+            if msg["view"]["legal"] and msg["seq"] != answered:
+                answered = msg["seq"]
+                ws.send(json.dumps({"type": "action", "seq": msg["seq"], "action": rng.choice(msg["view"]["legal"])}))
 
 
 def add_bot(page: Page, seat: int, level: str = "random") -> None:

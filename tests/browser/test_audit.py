@@ -4,18 +4,14 @@ replay's move list names the first move in words, and a keyboard move leaves the
 
 from __future__ import annotations
 
-import json
-import random
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
-from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_ui import create_table, enter_as_guest, start
+from browser_ui import create_table, enter_as_guest, finished_solo_shutbox, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -64,29 +60,8 @@ def test_a_table_that_does_not_exist_says_so_in_the_header(new_page):
     assert page.locator("[data-testid=game] .error").count() == 1
 
 
-def _finished_solo_shutbox(server) -> int:
-    """A one-player Shut the Box played to the end over the WebSocket; its table id."""
-    http = httpx.Client(base_url=server.url, timeout=15)
-    http.post("/api/auth/guest", json={"name": "Solo"}).raise_for_status()
-    table_id = http.post("/api/tables", json={"game": "shutbox", "seats": 1}).json()["id"]
-    http.post(f"/api/tables/{table_id}/start").raise_for_status()
-    cookie = {"Cookie": f"nekobako_session={http.cookies.get('nekobako_session')}"}
-    rng = random.Random(7)
-    answered = -1
-    with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}", additional_headers=cookie) as ws:
-        while True:
-            msg = json.loads(ws.recv(timeout=15))
-            if msg["type"] != "state" or msg["view"] is None:
-                continue
-            if msg["view"]["over"]:
-                return table_id
-            if msg["view"]["legal"] and msg["seq"] != answered:
-                answered = msg["seq"]
-                ws.send(json.dumps({"type": "action", "seq": msg["seq"], "action": rng.choice(msg["view"]["legal"])}))
-
-
 def test_the_replay_move_list_names_the_start_player_in_words(new_page, server):
-    table_id = _finished_solo_shutbox(server)
+    table_id = finished_solo_shutbox(server)
     for locale, words in (("en-US", "Solo starts"), ("ja-JP", "Solo から開始")):
         page = new_page(locale=locale)
         page.goto(f"/replay/{table_id}")

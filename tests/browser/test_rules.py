@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_ui import Frames, add_bot, catbox_turn, create_table, enter_as_guest, start
+from browser_ui import Frames, add_bot, catbox_turn, create_table, enter_as_guest, finished_solo_shutbox, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -138,9 +138,7 @@ def test_the_rules_page_itself(server):
 
 
 def test_the_replay_opens_the_rules_at_the_phase_shown(new_page, server):
-    from test_audit import _finished_solo_shutbox  # a finished solo table, played over the protocol
-
-    table_id = _finished_solo_shutbox(server)
+    table_id = finished_solo_shutbox(server)
     page = new_page(locale="ja-JP")
     page.goto(f"/replay/{table_id}")
     page.wait_for_selector("[data-testid=replay-board] .shutbox")
