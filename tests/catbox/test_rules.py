@@ -415,3 +415,60 @@ def test_start_player_must_exist_and_is_chance_only():
     with pytest.raises(IllegalAction):
         state.act(-1, "start 0")
     assert state.view(None)["start_player"] == 1
+
+
+# -- §3.2 discards revealed and §6 the paradox hand, when the round ends ------------------------------
+
+
+def test_discards_stay_hidden_during_the_round_and_are_revealed_when_it_ends():
+    before_end = ["start 0", *three_player_round(0, (3, 1, 4), LEADER_PARADOX[:-1])]
+    state = replay(record(3, before_end))
+    assert not any(e.kind == "discards_revealed" for e in state.events)
+    assert state.view(1)["last_round"] is None and state.view(1)["discard"] == 3
+    play(state, LEADER_PARADOX[-1].replace("r1", "1"))  # r1 is seat 1 when seat 0 starts
+    shown = [e for e in state.events if e.kind == "discards_revealed"]
+    assert [(e.seat, e.data["discards"]) for e in shown] == [(None, {"0": 5, "1": 3, "2": 1})]
+    assert shown[0].at == len(state.history)  # revealed as the last play ends the round
+    for seat in (None, 0, 1, 2):  # public: every seat and spectators see the same
+        assert state.view(seat)["last_round"]["discards"] == [5, 3, 1]
+    assert "Seat 0: 5, Seat 1: 3, Seat 2: 1" in GAME.describe(shown[0])
+    assert "席0：5、席1：3、席2：1" in GAME.describe(shown[0], "ja")
+
+
+def test_the_paradox_player_shows_their_remaining_hand_sorted():
+    # Seat 2 (low: 1×5, 2×5) discarded a 1 and played yellow 1, yellow 2, red 2, red 1: 1 1 2 2 2 left.
+    state = replay(record(3, ["start 0", *three_player_round(0, (3, 1, 4), LEADER_PARADOX)]))
+    paradox = [e for e in state.events if e.kind == "paradox"]
+    assert [(e.seat, e.data["hand"]) for e in paradox] == [(2, [1, 1, 2, 2, 2])]
+    kinds = [e.kind for e in state.events[state.events.index(paradox[0]) :]]
+    assert kinds[:3] == ["paradox", "discards_revealed", "round_scored"]  # the reveal comes before scoring
+    assert state.view(None)["last_round"]["paradox_hand"] == [1, 1, 2, 2, 2]
+    assert "shows their hand (1 1 2 2 2)" in GAME.describe(paradox[0], names=["A", "B", "C"])
+    assert "手札：1 1 2 2 2" in GAME.describe(paradox[0], "ja")
+
+
+def test_a_round_without_paradox_reveals_discards_but_no_hand():
+    state = replay(record(3, ["start 0", *three_player_round(0, (4, 1, 1), FORCED_RED)]))
+    for text in ("0: play 6 red", "1: play 4 red", "2: play 2 red", "0: play 5 red", "1: play 3 red", "2: play 1 red"):
+        play(state, text)
+    assert [e.data for e in state.events if e.kind == "discards_revealed"] == [{"discards": {"0": 5, "1": 3, "2": 1}}]
+    assert state.view(None)["last_round"]["paradox_hand"] is None
+    assert not any(e.kind == "paradox" for e in state.events)
+
+
+def test_revealed_discards_of_every_round_stay_in_the_views_events_and_replays():
+    # Two players, two rounds: the events of both reveals survive the next deal and the replay of the
+    # finished record; the view's `last_round` holds the finished round's until the next one ends.
+    actions = ["start 0", *two_player_round(0)]
+    state = replay(record(2, actions))
+    # b (3s and 4s) discarded a 3 and played 3 yellow, 4 green, 3 green, 3 red, 4 red: 3 4 4 4 left
+    ended = state.view(1)["last_round"]
+    assert ended["discards"] == [1, 3] and ended["paradox_hand"] == [3, 4, 4, 4]
+    state.act(-1, two_player_round(1)[0])  # the next deal: its discards stay hidden, round 1's stay shown
+    assert state.view(0)["last_round"] == ended and state.view(0)["discarded"] == [False, False]
+    finished = replay(record(2, ["start 0", *two_player_round(0), *two_player_round(1)]))
+    reveals = [e["data"]["discards"] for e in finished.view(None)["events"] if e["kind"] == "discards_revealed"]
+    assert reveals == [{"0": 1, "1": 3}, {"0": 3, "1": 1}]
+    hands = [(e["seat"], e["data"]["hand"]) for e in finished.view(0)["events"] if e["kind"] == "paradox"]
+    assert hands == [(1, [3, 4, 4, 4]), (0, [3, 4, 4, 4])]
+    assert finished.view(None)["last_round"]["discards"] == [3, 1]

@@ -146,7 +146,12 @@ def test_every_game_plays_to_the_end_with_its_own_board(tmp_path, game, players,
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Game over" in proc.stdout
     assert "(plain view" not in proc.stdout  # the game's own drawing worked at every step
-    assert replay(Record.from_json(path.read_text())).is_over()
+    state = replay(Record.from_json(path.read_text()))
+    assert state.is_over()
+    if game == "catbox":  # every round's discards and each paradox hand are in the log as they happen
+        paradoxes = sum(e.kind == "paradox" for e in state.events)
+        assert proc.stdout.count("Discards revealed: You: ") == players and paradoxes
+        assert proc.stdout.count("shows their hand (") == paradoxes
 
 
 def test_catopomp_moves_are_grouped_and_numbered_in_order_and_the_round_summary_is_shown(tmp_path):

@@ -47,9 +47,11 @@ class CatboxGame(Game[CatboxAction, CatboxState]):
             "{who}が{colour}の{number}でトリック{trick}を獲得",
         ),
         "paradox": (
-            "Paradox! {who} has no legal play; trick {trick} goes to nobody and the round ends",
-            "パラドックス！{who}は出せるカードがありません。トリック{trick}は無効、ラウンド終了",
+            "Paradox! {who} has no legal play and shows their hand ({hand}); trick {trick} goes to nobody "
+            "and the round ends",
+            "パラドックス！{who}は出せるカードがありません（手札：{hand}）。トリック{trick}は無効、ラウンド終了",
         ),
+        "discards_revealed": ("Discards revealed: {discards}", "伏せたカードの公開：{discards}"),
         "round_scored": (
             "{who} scores {points} in round {round} (tricks won: {tricks}, prediction: {prediction}, bonus: {bonus})",
             "{who}：第{round}ラウンド {points}点（{tricks}トリック、予測{prediction}、ボーナス{bonus}）",
@@ -125,6 +127,12 @@ class CatboxGame(Game[CatboxAction, CatboxState]):
             data["colour"] = COLOURS_JA[COLOURS.index(data["colour"])]
         if "prediction" in data and data["prediction"] is None:
             data["prediction"] = "なし" if ja else "none"
+        if "hand" in data:
+            data["hand"] = " ".join(map(str, data["hand"])) or ("なし" if ja else "none")
+        if "discards" in data:
+            data["discards"] = ("、" if ja else ", ").join(
+                f"{seat_name(int(s), lang, names)}{'：' if ja else ': '}{n}" for s, n in data["discards"].items()
+            )
         if "winners" in data:
             data["winners"] = ("、" if ja else " and ").join(seat_name(s, lang, names) for s in data["winners"])
         who = seat_name(event.seat, lang, names) if event.seat is not None else ""

@@ -367,10 +367,12 @@ class CatboxState(State[CatboxAction]):
 
     def _end_round(self, paradox: int) -> None:
         """Score the round; `paradox` is the seat that could not play, or -1 (§6, §7)."""
-        if paradox >= 0:
+        if paradox >= 0:  # the paradox player shows their hand (the seed)
             self.paradox = paradox
-            self._event("paradox", paradox, trick=self.tricks_done + 1)
+            self._event("paradox", paradox, trick=self.tricks_done + 1, hand=unpack(self.hands[paradox]))
             self.last_trick = (self.tricks_done + 1, self.trick, -1, paradox)
+        # every discard is revealed once the round is over (§3.2); JSON keys are text
+        self._event("discards_revealed", discards={str(s): d for s, d in enumerate(self.discards)})
         self.trick = []
         self.led = self.best_seat = self.best_key = -1
         self.best_play = None
