@@ -210,8 +210,8 @@ def test_last_seat_of_the_round_shutting_the_box_wins():
 
 
 def test_simultaneous_shut_beats_totals_and_nobody_is_eliminated_that_round():
-    # simultaneous: round 1 seat 0 43, seat 1 43; round 2 seat 0 shuts, seat 1 busts again (86 ≥ 45,
-    # but the game ends on the shut: seat 0 alone wins, nobody is eliminated).
+    # simultaneous: round 1 seat 0 43, seat 1 43; round 2 seat 1 busts again (86 ≥ 45), then seat 0
+    # shuts: the game ends on the shut, seat 0 alone wins, nobody is eliminated.
     actions = ["start 0", *rounds((BUST, BUST)), *turn(1, BUST), *turn(0, SHUT_9)]
     state = play(actions, simultaneous=True)
     assert state.is_over() and state.winners() == [0]

@@ -232,7 +232,7 @@ def test_shutting_the_box_wins_at_once():
         play(["start 2", *turn(2, BUST), *turn(0, SHUT_9), "1: roll"], players=3)
 
 
-def test_simultaneous_round_every_seat_plays_and_shutters_share_the_win():
+def test_simultaneous_round_every_seat_plays_and_the_first_shut_ends_the_game_there():
     # interleave the two turns roll by roll: each roll is followed at once by its dice
     actions = ["start 0"]
     for i in range(0, len(SHUT_9), 3):
@@ -241,11 +241,31 @@ def test_simultaneous_round_every_seat_plays_and_shutters_share_the_win():
     assert state.to_move == (0, 1)
     assert state.view(None)["current"] is None and state.view(None)["active"] == [0, 1]
     assert [str(a) for a in state.legal_actions(1)] == ["roll"]
-    state = play(actions[:-1], simultaneous=True)
-    assert state.view(None)["shut"] == [True, False] and not state.is_over()  # the round goes on
-    assert state.to_move == (1,)
+    # seat 0 shuts its box first (its last close comes before seat 1's): it wins at once, and seat 1,
+    # one close away from shutting too, never plays it (§2.3, as in turn order)
+    shut_at = len(actions) - 4
+    assert actions[shut_at] == "0: shut 1 2 6"
+    state = play(actions[: shut_at + 1], simultaneous=True)
+    assert state.is_over() and state.winners() == [0] and state.to_move == ()
+    assert state.view(None)["shut"] == [True, False] and state.view(None)["boards"][1] == [1, 2, 6]
+    assert kinds(state)[-3:] == ["box_shut", "round_scored", "game_over"]
+    assert state.events[-1].data["reason"] == "shut"
+    assert state.round_scores() == [[0, 0]]  # seat 1's turn was unfinished: no penalty
+    assert state.legal_actions(1) == ()
+    with pytest.raises(BadRecord, match="game is over"):
+        play(actions, simultaneous=True)  # seat 1's own shut, after the end, is refused
+
+
+def test_simultaneous_shut_keeps_the_penalties_of_finished_turns():
+    # seat 1 busts (43) while seat 0 is mid-turn; then seat 0 shuts: round scored 0 and 43, game over
+    actions = ["start 0", *turn(0, SHUT_9[:3]), *turn(1, BUST), *turn(0, SHUT_9[3:])]
     state = play(actions, simultaneous=True)
-    assert state.is_over() and state.winners() == [0, 1]
+    assert state.is_over() and state.winners() == [0] and state.round_scores() == [[0, 43]]
+    # a seat still rolling when the box is shut is refused afterwards, like any action after the end
+    unfinished = ["start 0", *turn(1, SHUT_9[:3]), *turn(0, SHUT_9)]
+    state = play(unfinished, simultaneous=True)
+    assert state.is_over() and state.winners() == [0] and state.view(None)["boards"][1] == [1, 2, 4, 5, 6, 7, 8]
+    assert state.round_scores() == [[0, 0]]
 
 
 def test_simultaneous_round_scores_when_the_last_seat_finishes():

@@ -6,10 +6,10 @@ random playout costs a few list lookups per action. The rarer steps (end of a tu
 of the game) are plain readable methods.
 
 Rule decisions the rules file leaves open (see docs/shutbox.md):
-* When a box is shut in turn order, the game ends at once; the unfinished round is scored with
-  the penalties of the turns already taken (0 for seats that did not play it).
-* In simultaneous mode the round is always completed; everyone who shut the box shares the win
-  (the round's penalties are still added; nobody is eliminated by that round).
+* When a box is shut, the game ends at once, in turn order and in simultaneous mode alike (the
+  seed: the player wins at once): the shutter wins alone; the unfinished round is scored with the
+  penalties of the turns already finished (0 for seats that did not finish theirs), and nobody is
+  eliminated by it.
 * Eliminated players score 0 in later rounds; their boards are shown full.
 """
 
@@ -236,13 +236,13 @@ class ShutState(State[Action]):
         else:
             self._shut[seat] = True
             self._event("box_shut", seat)
-        if self._sim:
+        if mask == 0:  # shutting the box wins at once; unfinished turns are not played out
+            self._end_round()
+        elif self._sim:
             self._active = tuple(s for s in self._active if s != seat)
             self._to_move = self._active
             if not self._active:
                 self._end_round()
-        elif mask == 0:
-            self._end_round()
         else:
             self._turn += 1
             if self._turn < len(self._order):
