@@ -213,10 +213,10 @@ def test_three_players_game_end_everyone_else_wins() -> None:
     assert view["table"] is None and view["current"] == 1 and view["out"] == [True, False, False]
     state.act(1, "hell 10")
     assert state.is_over()
-    assert state.scores() == [1.0, 1.0, 0.0]
+    assert state.scores() == [1, 1, 0]
     assert state.winners() == [0, 1]
     assert state.returns() == [0.5, 0.5, 0.0]
-    assert state.round_scores() == [[0.0, 0.0, -1.0]]
+    assert state.round_scores() == [[0, 0, -1]]
 
 
 def test_boost_two_dice_once_per_round_and_dice_return_next_round() -> None:

@@ -125,7 +125,7 @@ def reference_plays(state: CatopompState, seat: int) -> set[str]:
             sources.append((True, state.hells[seat], 2))
     else:
         sources.append((True, state.hells[seat], 1))
-    hell_numbers = sorted({c for c in cards_of(state.hells[seat]) if c <= MAX_NUMBER})
+    hell_cards = sorted(set(cards_of(state.hells[seat])))  # a Cat-leton may be swapped for any of them
     found: set[str] = set()
     for hell, counts, min_size in sources:
         cards = cards_of(counts)
@@ -133,9 +133,10 @@ def reference_plays(state: CatopompState, seat: int) -> set[str]:
             for combo in set(itertools.combinations(cards, k)):
                 for dice, spare in dice_options:
                     boosted = bool(dice or spare)
-                    swaps = [0] + (hell_numbers if not hell and CATLETON in combo else [])
-                    for mitch_as in range(combo.count(MITCH) + 1 if boosted else 1):
-                        for swap in swaps:
+                    swaps = [0] + (hell_cards if not hell and CATLETON in combo else [])
+                    for swap in swaps:
+                        mitches = combo.count(MITCH) + (swap == MITCH)  # Mitches on the table
+                        for mitch_as in range(mitches + 1 if boosted else 1):
                             try:
                                 p = play(hell, combo, mitch_as, dice, spare, swap)
                             except MalformedAction:

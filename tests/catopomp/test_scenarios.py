@@ -115,7 +115,7 @@ def test_round_ends_when_one_player_holds_cards() -> None:
     state = run(2, ROUND_1, hand_size=5)
     view = state.view(None)
     assert view["gems"] == [2, 1]
-    assert state.round_scores() == [[0.0, -1.0]]
+    assert state.round_scores() == [[0, -1]]
     assert view["round"] == 2 and view["start_player"] == 1 and view["phase"] == "deal"
     assert not state.is_over()
     lost = [e for e in state.events if e.kind == "gem_lost"]
@@ -128,12 +128,31 @@ def test_game_ends_at_zero_gems() -> None:
     state = run(2, ROUND_1, hand_size=5, gems=1)
     assert state.is_over()
     assert state.winners() == [0]
-    assert state.scores() == [1.0, 0.0]
+    assert state.scores() == [1, 0]
     assert state.to_move == ()
     assert not state.legal_actions(0) and not state.legal_actions(1)
     assert state.returns() == [1.0, 0.0]
     with pytest.raises(BadRecord):
         run(2, [*ROUND_1, "deal 1 2 3 4 5 | 6 7 8 9 10"], hand_size=5, gems=1)
+
+
+def test_scores_and_round_scores_are_whole_numbers_in_the_engine_views_and_replays() -> None:
+    # Soul gems are counted, never measured: `2`, not `2.0`, wherever a person or a program reads them.
+    import json
+
+    from nekobako.engine import summary
+
+    for gems in (2, 1):  # a round lost, and a game over
+        state = run(2, ROUND_1, hand_size=5, gems=gems)
+        for scores, rounds in (
+            (state.scores(), state.round_scores()),
+            (state.view(0)["scores"], state.view(None)["round_scores"]),
+            (summary(state)["scores"], summary(state)["round_scores"]),
+        ):
+            assert scores == [gems, gems - 1] and rounds == [[0, -1]]
+            assert all(type(v) is int for v in [*scores, *rounds[0]])
+        text = json.dumps(summary(state))
+        assert f'"scores": [{gems}, {gems - 1}]' in text and '"round_scores": [[0, -1]]' in text
 
 
 def test_hell_single_refused_while_hand_not_empty_allowed_after() -> None:
@@ -421,6 +440,55 @@ def test_catleton_swap() -> None:
     assert view["hell"][0] == [] and "C" in view["removed"] and view["hand"] == [12]
     assert view["phase"] == "bury"
     assert any(e.kind == "catleton_swap" for e in state.events)
+
+
+def test_catleton_swapped_for_a_hell_mitch_as_zero_or_as_the_dice_number() -> None:
+    # Seat 0 buries Mdm Mitch, then leads with Cat-leton in hand and Mitch in hell (rules §7: any
+    # hell card, Mitch included; she counts as she would anywhere: 0, or the dice card's number).
+    state = run(
+        2,
+        ["start 0", "deal 1 2 4 11 M C | 5 6 7 8 9 10", "dice 4 6 6", "0: play 11", "0: bury M", "1: pass", "0: keep"],
+        hand_size=6,
+        extra_cards="both",
+    )
+    assert state.view(0)["hand"] == [1, 2, 4, "C"] and state.view(0)["hell"][0] == ["M"]
+    texts = set(legal(state, 0))
+    assert {"play C swap M", "play 1 2 C swap M", "play C +d4 swap M=4", "play 4 C +d4 swap M=4"} <= texts
+    assert "play 1 2 C swap M=4" not in texts  # Mitch as the dice number only with a dice card
+    assert "play 4 C swap M" not in texts  # 0-4 is neither a run nor a set
+    with pytest.raises(MalformedAction):
+        GAME.parse_action("play 4 C +d4 swap M=5")  # only the dice card's number
+    zero = state.clone()
+    zero.act(0, "play 1 2 C swap M")
+    table = zero.view(None)["table"]
+    assert (table["cards"], table["values"], table["kind"]) == ([1, 2, "M"], [0, 1, 2], "run")
+    state.act(0, "play 4 C +d4 swap M=4")
+    view = state.view(0)
+    assert view["table"]["cards"] == [4, "M"] and view["table"]["values"] == [4, 4, 4]
+    assert view["table"]["kind"] == "set" and view["table"]["dice"] == 4
+    assert view["hell"][0] == [] and view["removed"] == [11, "C"] and view["hand"] == [1, 2]  # 11: cleared
+    swap = [e for e in state.events if e.kind == "catleton_swap"]
+    assert [(e.seat, e.data["card"]) for e in swap] == [(0, "M")]
+    assert "hell card M" in GAME.describe(swap[0])
+
+
+def test_catleton_swapped_for_a_hell_catleton() -> None:
+    # Four players, two of each extra card: seat 0 buries one Cat-leton and swaps the other for it.
+    others = ["4 4 5 5 6", "6 7 7 8 8", "9 9 10 10 12"]
+    passes = ["1: pass", "0: keep", "2: pass", "0: keep", "3: pass", "0: keep"]
+    state = run(
+        4,
+        ["start 0", f"deal 1 2 11 C C | {' | '.join(others)}", "dice 1 2 3 4 5", "0: play 11", "0: bury C", *passes],
+        hand_size=5,
+        extra_cards="both",
+    )
+    assert state.view(0)["hand"] == [1, 2, "C"] and state.view(0)["hell"][0] == ["C"]
+    assert {"play C swap C", "play 1 2 C swap C", "play 1 2 C"} <= set(legal(state, 0))
+    state.act(0, "play 1 2 C swap C")
+    view = state.view(None)
+    assert view["table"]["cards"] == [1, 2, "C"] and view["table"]["values"] == [0, 1, 2]
+    assert view["hell"][0] == [] and view["removed"] == [11, "C"]  # the hand's Cat-leton left the game
+    assert view["hand_counts"][0] == 0 and view["out"][0]  # nothing to bury: seat 0 is out
 
 
 def test_two_players_play_at_most_three_cards() -> None:

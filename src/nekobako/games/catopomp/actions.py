@@ -95,9 +95,12 @@ class Roll(Action):
 class Play(Action):
     """A play from the hand (`play …`) or the hell area (`hell …`), with its combination.
 
-    `cards` are the cards leaving the source, sorted (numbers, then M, then C); `mitch_as` of the
-    Mitches count as the dice card's number; `dice` are central faces used, `spare` the own spare
-    die's face (0: none); `swap` is the hell number a Cat-leton is swapped for (0: none).
+    `cards` are the cards leaving the source, sorted (numbers, then M, then C); `dice` are central
+    faces used, `spare` the own spare die's face (0: none); `swap` is the hell card a Cat-leton is
+    swapped for (0: none; a number, MITCH or CATLETON), which takes that Cat-leton's place on the
+    table (`table_cards`). `mitch_as` of the Mitches on the table (the swapped-in one included)
+    count as the dice card's number; the text gives that value to the hand's Mitches first
+    (`play 4 M=4 C +d4 swap M`, not `… M C +d4 swap M=4`: the same cards, the same combination).
 
     `strength` is rules §3 as one integer, `size * 64 + (32 if set) + rank`: size first, then set
     over run, then the (highest) number. A well-formed text that can never be legal (`play 3 5`)
@@ -141,21 +144,26 @@ class Play(Action):
         catletons = cards.count(CATLETON)
         boosted = bool(dice) or bool(spare)
         dice_value = sum(dice) + spare if boosted else 0
-        if mitch_as > mitches:
+        table_cards = list(cards)
+        if swap and catletons:
+            table_cards.remove(CATLETON)
+            table_cards.append(swap)
+            table_cards.sort()
+        table_mitches = table_cards.count(MITCH)
+        if mitch_as > table_mitches:
             raise MalformedAction("more M= than Mitch cards")
         if mitch_as and not boosted:
             raise MalformedAction("Mitch counts as a number (M=…) only in a play with a dice boost")
         if len(dice) + (1 if spare else 0) > 2:
             raise MalformedAction("a dice boost uses one or two dice")
         values = (
-            numbers
-            + [0] * (mitches - mitch_as)
+            [c for c in table_cards if c <= MAX_NUMBER]
+            + [0] * (table_mitches - mitch_as + table_cards.count(CATLETON))
             + [dice_value] * mitch_as
-            + [0] * (catletons - (1 if swap and catletons else 0))
-            + ([swap] if swap and catletons else [])
             + ([dice_value] if boosted else [])
         )
         values.sort()
+        hand_as = min(mitch_as, mitches)  # the hand's Mitches take the dice number first
         size = len(values)
         # well-formed but never legal: kept as values so the text round-trips and apply says why
         problem = None
@@ -179,8 +187,8 @@ class Play(Action):
         rank = values[-1] if values else 0
         words = ["hell" if hell else "play"]
         words += [str(n) for n in numbers]
-        words += ["M"] * (mitches - mitch_as)
-        words += [f"M={dice_value}"] * mitch_as
+        words += ["M"] * (mitches - hand_as)
+        words += [f"M={dice_value}"] * hand_as
         words += ["C"] * catletons
         if boosted:
             suffix = f"+s{spare}" if spare else ""
@@ -188,13 +196,8 @@ class Play(Action):
                 suffix += "+d" + "+".join(map(str, dice))
             words.append(suffix)
         if swap:
-            words += ["swap", str(swap)]
+            words += ["swap", f"M={dice_value}" if mitch_as > hand_as else card_text(swap)]
         super().__init__(PLAY, " ".join(words))
-        table_cards = list(cards)
-        if swap and catletons:
-            table_cards.remove(CATLETON)
-            table_cards.append(swap)
-            table_cards.sort()
         for name, value in (
             ("hell", hell),
             ("cards", cards),
@@ -355,10 +358,13 @@ def _parse_play(hell: bool, words: list[str]) -> Play:
         word = words[i]
         if word.lower() == "swap":
             if swap or i + 1 >= len(words):
-                raise MalformedAction("write one 'swap N' with the number N of your hell card")
-            swap = parse_card(words[i + 1])
-            if swap > MAX_NUMBER:
-                raise MalformedAction("Cat-leton may be swapped only for a numbered hell card")
+                raise MalformedAction("write one 'swap N' with your hell card N (a number, M, M=4 or C)")
+            card = words[i + 1]
+            if (m := _MITCH_AS.fullmatch(card)) is not None:
+                swap = MITCH
+                mitch_values.append(int(m.group(1)))
+            else:
+                swap = parse_card(card)
             i += 2
             continue
         if word.startswith("+"):

@@ -4,8 +4,11 @@ Plays are built from counts per card, grouped by size, kind and number, and only
 strength can beat the table (rules §3), so no combination is produced and then thrown away.
 For each value a combination needs, the ways to supply it are: a card of that number, an extra
 card counted as 0, the dice card (at most one per play), Mitch counted as the dice number, or a
-Cat-leton swapped for a hell card (hand plays only, at most one per play). Distinct ways give
-distinct notation, so the output has no duplicates by construction (tests check it anyway).
+Cat-leton swapped for a hell card (hand plays only, at most one per play): a numbered hell card
+supplies its number; a hell Mdm Mitch or Cat-leton supplies 0 where the hand's Cat-leton stood
+(the same combination from other cards), and a hell Mitch in a boosted set the dice number.
+Distinct ways give distinct notation, so the output has no duplicates by construction (tests
+check it anyway).
 """
 
 from __future__ import annotations
@@ -46,16 +49,43 @@ def generate(
     """Append to `out` every play from the source counts `cnt` stronger than `threshold`.
 
     `min_size` is 2 for hell plays while the hand is not empty; `specs` is None (or empty) once
-    the player's boost is used; `swaps` lists the numbers of hell cards a hand Cat-leton may be
-    swapped for. Windows of values are tested as bit masks before any tuple is built.
+    the player's boost is used; `swaps` lists the hell cards (numbers, MITCH, CATLETON) a hand
+    Cat-leton may be swapped for. Windows of values are tested as bit masks before any tuple is built.
     """
+    catletons = cnt[CATLETON]
+    if not catletons or not swaps:
+        _generate(out, hell, cnt, min_size, max_size, threshold, specs, set(), False, max_value)
+        return
+    start = len(out)
+    swappable = {v for v in swaps if v <= MAX_NUMBER}
+    _generate(out, hell, cnt, min_size, max_size, threshold, specs, swappable, MITCH in swaps, max_value)
+    zero_swaps = [c for c in (MITCH, CATLETON) if c in swaps]
+    if zero_swaps:  # where a hand Cat-leton counts as 0, a hell Mitch or Cat-leton may take its place as 0
+        for found in out[start:]:
+            if isinstance(found, Play) and not found.swap and CATLETON in found.cards:
+                for card in zero_swaps:
+                    _add(out, (hell, found.cards, found.mitch_as, found.dice, found.spare, card))
+
+
+def _generate(
+    out: list[Action],
+    hell: bool,
+    cnt: list[int],
+    min_size: int,
+    max_size: int,
+    threshold: int,
+    specs: DiceSpecs | None,
+    swappable: set[int],
+    hell_mitch: bool,
+    max_value: int,
+) -> None:
+    """`generate` without the swaps for 0: `swappable` numbers; `hell_mitch` may count as the dice."""
     mitches = cnt[MITCH]
     catletons = cnt[CATLETON]
     present = [v for v in range(1, MAX_NUMBER + 1) if cnt[v]]
     have = 1 if mitches or catletons else 0
     for v in present:
         have |= 1 << v
-    swappable = set(swaps) if catletons else set()
     if not specs and not swappable:
         _plain(out, hell, cnt, present, have, min_size, max_size, threshold)
         return
@@ -81,9 +111,10 @@ def generate(
                 continue
             dice_here = specs.get(v, ())
             swap_here = v in swappable
-            if cnt[v] + swap_here + (1 + mitches if dice_here else 0) < n:
+            mitch_here = hell_mitch and bool(dice_here)
+            if cnt[v] + (swap_here or mitch_here) + (1 + mitches if dice_here else 0) < n:
                 continue
-            _sets(out, hell, n, v, cnt[v], mitches, dice_here, swap_here)
+            _sets(out, hell, n, v, cnt[v], mitches, dice_here, swap_here, mitch_here)
         mask = (1 << n) - 1
         for hi in range(max(n - 1, threshold - base + 1), max_value + 1):
             window = mask << (hi - n + 1)
@@ -163,10 +194,18 @@ def _sets(
     mitches: int,
     dice_here: tuple[tuple[tuple[int, ...], int], ...],
     swap_here: bool,
+    mitch_here: bool,
 ) -> None:
-    """Sets of n cards counting v: held v cards, the dice card, Mitches as the dice number, a swap."""
+    """Sets of n cards counting v: held v cards, the dice card, Mitches as the dice number, a swap
+    (for a hell v, or with the dice card for a hell Mitch counted as v)."""
+    swaps: tuple[int, ...] = (0, v) if swap_here else (0,)
+    if mitch_here:
+        swaps += (MITCH,)
     for d in (0, 1) if dice_here else (0,):
-        for s in (0, 1) if swap_here else (0,):
+        for sw in swaps:
+            if sw == MITCH and not d:
+                continue
+            s = 1 if sw else 0
             rest = n - d - s
             if rest < 0:
                 continue
@@ -177,10 +216,9 @@ def _sets(
                 cards = (v,) * a + (MITCH,) * ma + ((CATLETON,) if s else ())
                 if not cards:
                     continue
-                sw = v if s else 0
                 if d:
                     for faces, spare in dice_here:
-                        _add(out, (hell, cards, ma, faces, spare, sw))
+                        _add(out, (hell, cards, ma + (sw == MITCH), faces, spare, sw))
                 else:
                     _add(out, (hell, cards, 0, (), 0, sw))
 

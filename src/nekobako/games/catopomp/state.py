@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...engine import CHANCE, Event, IllegalAction, MalformedAction, State
 from . import actions as A
-from .cards import CATLETON, MAX_NUMBER, SLOTS, card_json, card_text
+from .cards import CATLETON, SLOTS, card_json, card_text
 from .combos import generate
 from .dice import dice_specs, roll_outcomes
 from .options import Rules
@@ -94,7 +94,7 @@ class CatopompState(State[A.Action]):
         self.round = 1
         self.start_player = 0
         self.gems = [rules.gems] * players
-        self.round_losses: list[list[float]] = []
+        self.round_losses: list[list[int]] = []
         self.spare_holders: tuple[int, ...] = ()
         self.spare_hidden_from = NO_HIDDEN_SPARES
         self.last_round: Any = None  # RoundEnd (or view.Shown from a view): the last finished round
@@ -188,7 +188,7 @@ class CatopompState(State[A.Action]):
         if self.hand_n[seat]:
             swaps: tuple[int, ...] = ()
             if hand[CATLETON] and self.hell_n[seat]:
-                swaps = tuple(c for c in range(1, MAX_NUMBER + 1) if hell[c])
+                swaps = tuple(c for c in range(1, SLOTS) if hell[c])  # numbers, Mdm Mitch, Cat-leton
             generate(out, False, hand, 1, rules.max_size, threshold, specs, swaps, rules.max_value)
             if self.hell_n[seat]:
                 generate(out, True, hell, 2, rules.max_size, threshold, specs, (), rules.max_value)
@@ -338,7 +338,7 @@ class CatopompState(State[A.Action]):
             self.hells[seat][action.swap] -= 1
             self.hell_n[seat] -= 1
             removed[CATLETON] += 1
-            self._event("catleton_swap", seat, card=action.swap)
+            self._event("catleton_swap", seat, card=card_json(action.swap))
         old = self.table
         if old is not None:
             for card in old.table_cards:
@@ -457,7 +457,7 @@ class CatopompState(State[A.Action]):
             self.spare,
             self.removed,
         )
-        self.round_losses.append([-1.0 if s == loser else 0.0 for s in range(self.players)])
+        self.round_losses.append([-1 if s == loser else 0 for s in range(self.players)])
         self._event("gem_lost", loser, gems=self.gems[loser], round=self.round)
         if self.gems[loser] == 0:
             self.phase = OVER
@@ -520,7 +520,7 @@ class CatopompState(State[A.Action]):
         if play.hell and self.hand_n[seat] and play.size < 2:
             return "while your hand is not empty, hell cards are played as 2 or more cards"
         if play.swap and not self.hells[seat][play.swap]:
-            return f"you have no hell card {play.swap} to swap for"
+            return f"you have no hell card {card_text(play.swap)} to swap for"
         if play.dice_value:
             if self.used[seat]:
                 return "you have already used your dice boost this round"
@@ -573,12 +573,12 @@ class CatopompState(State[A.Action]):
         return new
 
     def scores(self) -> list[float]:
-        """Soul gems left per seat."""
-        return [float(g) for g in self.gems]
+        """Soul gems left per seat: whole numbers (`int`), as everywhere they are shown."""
+        return [gems for gems in self.gems]
 
     def round_scores(self) -> list[list[float]]:
         """Per finished round: -1 for the seat that lost a gem, 0 for the others."""
-        return [row.copy() for row in self.round_losses]
+        return [[loss for loss in row] for row in self.round_losses]
 
     def winners(self) -> list[int]:
         if self.phase != OVER:

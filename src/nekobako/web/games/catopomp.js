@@ -51,13 +51,16 @@ export function describeAction(seat, text, names) {
   }
 }
 
-// "play 3 4 M=5 C +s4+d2 swap 2" → {text, hell, cards: ["3","4","M","C"], mitchAs, dice: [2], spare: 4, swap: 2}
+// "play 3 4 M=5 C +s4+d2 swap 2" → {text, hell, cards: ["3","4","M","C"], mitchAs, dice: [2], spare: 4, swap: "2"}
 export function parsePlay(text) {
   const words = text.split(/\s+/);
   const out = { text, hell: words[0] === "hell", cards: [], mitchAs: null, dice: [], spare: null, swap: null };
   for (let i = 1; i < words.length; i++) {
     const w = words[i];
-    if (w === "swap") out.swap = words[++i];
+    if (w === "swap") {
+      out.swapText = words[++i]; // "2", "M", "M=4" (a hell Mitch as the dice number) or "C"
+      out.swap = out.swapText.startsWith("M=") ? "M" : out.swapText; // the hell card that leaves
+    }
     else if (w.startsWith("+")) {
       let kind = null;
       for (const part of w.slice(1).split("+")) {
@@ -84,7 +87,7 @@ function playWords(p) {
   if (p.spare !== null) dice.push(t("catopomp.spareTag", { n: p.spare }));
   if (p.dice.length) dice.push(t(p.dice.length > 1 ? "catopomp.dice2" : "catopomp.die", { n: p.dice.join("+") }));
   if (dice.length) text += ` + ${dice.join(" + ")}`;
-  if (p.swap !== null) text += ` (${t("catopomp.swap", { n: p.swap })})`;
+  if (p.swap !== null) text += ` (${t("catopomp.swap", { n: p.swapText })})`;
   return text;
 }
 
