@@ -6,7 +6,7 @@ then every play the game's own generator (`combos.generate`) can produce at this
 once with the whole deck as the source, every dice card any central roll and spare die can make,
 every swap, and an empty table, from the hand and from the hell area. That is an exact superset
 of every play any position can offer, with each play once. Plays are large in number (1,702 at the
-default 4-player table, 4,352 with both extra cards), so `action_features` describes each one by
+default 4-player table, 4,822 with both extra cards), so `action_features` describes each one by
 card counts, as DouZero does for Dou Dizhu, for networks that score actions rather than ids.
 
 Chance ids: `start 0 … P-1`, then every roll of 1 … `dice` central dice (sorted faces); a deal
@@ -46,7 +46,7 @@ FEATURES = Layout(
         ("dice", 6, "central dice used, counted by face"),
         ("spare", 6, "one-hot: own spare die used (plays) or face chosen (spare)"),
         ("mitch_as", 1, "Mitches counted as the dice number"),
-        ("swap", MAX_NUMBER, "one-hot: hell card a Cat-leton is swapped for"),
+        ("swap", CARDS, "one-hot: hell card a Cat-leton is swapped for (1–20, M, C)"),
     ]
 )
 
@@ -252,7 +252,7 @@ _COMBO_INDEX = {combo: i for i, combo in enumerate(COMBOS)}
 def all_plays(rules: Any) -> list[A.Play]:
     """Every play the generator can offer at a table with these rules, in a fixed order."""
     deck = list(rules.deck)
-    swaps = tuple(v for v in range(1, MAX_NUMBER + 1) if deck[v]) if deck[CATLETON] else ()
+    swaps = tuple(v for v in range(1, SLOTS) if deck[v]) if deck[CATLETON] else ()  # Mitch, Cat-leton too
     centre = (0,) + (min(2, rules.dice),) * 6  # two of a face is the most one dice card uses
     plays: dict[str, A.Play] = {}
     for hell in (False, True):
