@@ -439,7 +439,7 @@ def test_the_paradox_player_shows_their_remaining_hand_sorted():
     # Seat 2 (low: 1×5, 2×5) discarded a 1 and played yellow 1, yellow 2, red 2, red 1: 1 1 2 2 2 left.
     state = replay(record(3, ["start 0", *three_player_round(0, (3, 1, 4), LEADER_PARADOX)]))
     paradox = [e for e in state.events if e.kind == "paradox"]
-    assert [(e.seat, e.data["hand"]) for e in paradox] == [(2, [1, 1, 2, 2, 2])]
+    assert [(e.seat, list(e.data["hand"])) for e in paradox] == [(2, [1, 1, 2, 2, 2])]
     kinds = [e.kind for e in state.events[state.events.index(paradox[0]) :]]
     assert kinds[:3] == ["paradox", "discards_revealed", "round_scored"]  # the reveal comes before scoring
     assert state.view(None)["last_round"]["paradox_hand"] == [1, 1, 2, 2, 2]

@@ -51,7 +51,7 @@ class CatboxGame(Game[CatboxAction, CatboxState]):
             "and the round ends",
             "パラドックス！{who}は出せるカードがありません（手札：{hand}）。トリック{trick}は無効、ラウンド終了",
         ),
-        "discards_revealed": ("Discards revealed: {discards}", "伏せたカードの公開：{discards}"),
+        "discards_revealed": ("Discards revealed: {discards}", "捨て札の公開：{discards}"),
         "round_scored": (
             "{who} scores {points} in round {round} (tricks won: {tricks}, prediction: {prediction}, bonus: {bonus})",
             "{who}：第{round}ラウンド {points}点（{tricks}トリック、予測{prediction}、ボーナス{bonus}）",
