@@ -274,9 +274,9 @@ def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> R
     for name in ("player", "prediction", "tricks", "x", "cards", "discarded", "score"):
         people.add_column(w[name], justify="left" if name in ("player", "x") else "right")
     for seat in range(players):
-        name = seat_text(seat, names)
+        who = seat_text(seat, names)
         if seat in to_move:
-            name.append(" ◀")
+            who.append(" ◀")
         xs = Text()
         for colour in rows:
             covered = (x_tokens[seat] or {}).get(colour, True)
@@ -285,7 +285,7 @@ def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> R
             style = COLOURS.get(colour, "") if covered else "dim"
             xs.append((label if covered else "×" * len(label)) + " ", style=style)
         people.add_row(
-            name,
+            who,
             number_text(predictions[seat]),
             number_text(tricks[seat]),
             xs,
@@ -334,7 +334,7 @@ def _catbox_grid(layout: Mapping[str, Any], board: Sequence[Sequence[Any]], titl
 def _plays(line: Text, plays: Sequence[Mapping[str, Any]], lang: str, names: Sequence[str]) -> Text:
     colour_names = COLOUR_NAMES["ja" if lang == "ja" else "en"]
     for play in plays:
-        colour = play.get("colour")
+        colour = str(play.get("colour"))
         line.append_text(seat_text(play.get("seat"), names))
         line.append(f" {play.get('number')} {colour_names.get(colour, colour)}   ", style=COLOURS.get(colour, ""))
     return line
@@ -374,7 +374,7 @@ def summary_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> 
         else:
             bonus = Text(f"+{row['bonus']} ✓" if row["hit"] else "0 ✗", style="green" if row["hit"] else "dim")
             bonus.append(f" ({w['group']} {row['group']})", style="dim")
-        cells = [seat_text(seat, names), number_text(row["tricks"])]
+        cells: list[RenderableType] = [seat_text(seat, names), number_text(row["tricks"])]
         if predicted:
             cells.append(number_text(row["prediction"]))
         table.add_row(*cells, bonus, number_text(row["points"]), number_text(row["total"]))
@@ -478,20 +478,20 @@ def render_catopomp(view: Mapping[str, Any], lang: str, names: Sequence[str]) ->
     boost = _per_seat(view, "boost_used", players, False)
     out = _per_seat(view, "out", players, False)
     dice = view.get("dice") or {}
-    used = dice.get("used") if isinstance(dice.get("used"), list) else [[]] * players
-    spare = dice.get("spare") if isinstance(dice.get("spare"), list) else [None] * players
+    used: list[Any] = dice["used"] if isinstance(dice.get("used"), list) else [[]] * players
+    spare: list[Any] = dice["spare"] if isinstance(dice.get("spare"), list) else [None] * players
     passed = set(view.get("passed") or [])
     to_move = set(_to_move(view))
     people = Table(title=f"{w['round']} {view.get('round', '?')} · {w['phase']}: {view.get('phase', '?')}")
     for name in ("player", "cards", "hell", "gems", "used", "spare", "boost", "state"):
         people.add_column(w[name], justify="left" if name in ("player", "hell", "state") else "right")
     for seat in range(players):
-        name = seat_text(seat, names)
+        who = seat_text(seat, names)
         if seat in to_move:
-            name.append(" ◀")
+            who.append(" ◀")
         state = w["out"] if out[seat] else (w["passed"] if seat in passed else "")
         people.add_row(
-            name,
+            who,
             number_text(counts[seat]),
             _cards(hell[seat]),
             f"{gems[seat]} " + "♦" * gems[seat] if isinstance(gems[seat], int) else number_text(gems[seat]),

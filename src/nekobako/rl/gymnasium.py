@@ -34,8 +34,8 @@ GYM_IDS: dict[str, tuple[str, int]] = {
 """Registered id → (game, default players)."""
 
 
-class NekobakoEnv(gym.Env):  # type: ignore[misc]
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+class NekobakoEnv(gym.Env[Any, Any]):
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}  # type: ignore[misc]
 
     def __init__(
         self,
@@ -116,4 +116,4 @@ class NekobakoEnv(gym.Env):  # type: ignore[misc]
 def register_envs() -> None:
     for env_id, (game, players) in GYM_IDS.items():
         if env_id not in gym.registry:
-            gym.register(id=env_id, entry_point=NekobakoEnv, kwargs={"game": game, "players": players})
+            gym.register(id=env_id, entry_point=f"{__name__}:NekobakoEnv", kwargs={"game": game, "players": players})

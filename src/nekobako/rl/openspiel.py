@@ -70,7 +70,7 @@ def _game_type(game: Game) -> pyspiel.GameType:
     )
 
 
-class NekobakoGame(pyspiel.Game):  # type: ignore[misc]
+class NekobakoGame(pyspiel.Game):
     """One nekobako game at one table size and options, as OpenSpiel sees it."""
 
     def __init__(self, game: Game, game_type: pyspiel.GameType, params: dict[str, Any] | None = None):
@@ -122,7 +122,7 @@ class Progress:
         return new
 
 
-class NekobakoState(pyspiel.State):  # type: ignore[misc]
+class NekobakoState(pyspiel.State):
     """An OpenSpiel state over one engine state (see `Progress`)."""
 
     def __init__(self, game: NekobakoGame, engine: State, lines: list[list[str]] | None = None):

@@ -19,14 +19,14 @@ from pettingzoo import AECEnv
 from .table import BOUND, Table
 
 
-class NekobakoAEC(AECEnv):  # type: ignore[misc]
+class NekobakoAEC(AECEnv):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "nekobako_v0", "is_parallelizable": False}
 
     def __init__(self, game: str, players: int, render_mode: str | None = None, **options: Any):
         super().__init__()
         self.table = Table(game, players, **options)
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"nekobako_{game}_v0"}
+        self.metadata = {**self.metadata, "name": f"nekobako_{game}_v0"}  # type: ignore[misc]  # per table
         encoding = self.table.encoding
         self.possible_agents = [f"seat_{s}" for s in range(players)]
         self._seats = {agent: s for s, agent in enumerate(self.possible_agents)}

@@ -64,4 +64,4 @@ class Table:
 
         console = Console(file=io.StringIO(), width=100, color_system=None)
         console.print(render(self.state.view(seat)))
-        return console.file.getvalue()  # type: ignore[attr-defined,no-any-return]
+        return console.file.getvalue()  # type: ignore[attr-defined]

@@ -23,7 +23,7 @@ from ..bots import bot_names
 from ..engine import NekobakoError, format_entry, get_game, parse_entry
 from ..store import accounts, games, ratings
 from ..store.database import now
-from ..store.games import NoticeRow, SeatRow
+from ..store.games import NoticeRow, Replaced, SeatRow
 from .choices import ChoiceTracker
 from .clock import decision_seconds, parse_clock
 from .drivers import drive_bots, log_if_failed, watch_clock
@@ -440,7 +440,7 @@ class Hub:
             raise Refusal("unavailable", "the server could not store the action; nothing changed, try again")
         log.warning("table %s: the action was stored although its commit reported a failure", live.id)
 
-    async def replace_by_bot(self, live: LiveTable, seat: int, reason: str) -> None:
+    async def replace_by_bot(self, live: LiveTable, seat: int, reason: Replaced) -> None:
         """A bot takes over `seat` for the rest of the game (lock held by the caller)."""
         await self._settle_uncertain(live)
         level = replacement_level(live.row.game)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import CHANCE, Record, State, format_entry, get_game, parse_entry
 from ..store.database import iso
-from ..store.games import NoticeRow, SeatRow, TableRow
+from ..store.games import NoticeKind, NoticeRow, SeatRow, TableRow
 from .choices import ChoiceTracker
 from .notices import notice_json
 
@@ -63,8 +63,9 @@ class LiveTable:
             return name if seat.kind == "human" else f"{name} ({seat.bot} bot)"
         return None
 
-    def user_name(self, user_id: int) -> str:
-        return self.users.get(user_id, {}).get("name", f"player {user_id}")
+    def user_name(self, user_id: int | None) -> str:
+        known = self.users.get(user_id, {}) if user_id is not None else {}
+        return known.get("name", f"player {user_id}")
 
     def names(self) -> list[str | None]:
         return [self.seat_name(s) for s in self.row.seats]
@@ -126,7 +127,7 @@ def draw_chance_steps(state: State, tracker: ChoiceTracker, seed: int, seq: int)
     """Sample every pending chance step (the first one would be stored at `seq`); returns the
     record entries written. Unlike `engine.fill_chance` (one generator for the whole game), each
     step draws from `chance_rng(seed, its seq)`, so a restarted server needs no generator state."""
-    entries = []
+    entries: list[str] = []
     while state.is_chance():
         outcome = state.sample_chance(chance_rng(seed, seq + len(entries)))
         state.apply(CHANCE, outcome)
@@ -148,7 +149,7 @@ def rebuild(row: TableRow, entries: list[str]) -> tuple[State, ChoiceTracker]:
     return state, tracker
 
 
-def new_notice(kind: str, seat: int | None, seq: int, data: dict[str, Any]) -> NoticeRow:
+def new_notice(kind: NoticeKind, seat: int | None, seq: int, data: dict[str, Any]) -> NoticeRow:
     from ..store.database import now
 
     return NoticeRow(kind, seat, seq, data, now())

@@ -9,6 +9,7 @@ connection's user holds.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -75,7 +76,7 @@ def _refuse(conn: Connection, code: str, reason: str, **extra: Any) -> None:
     conn.push({"type": "refused", "code": code, "reason": reason, "seq": conn.table.row.seq, **extra})
 
 
-async def _handle(hub: Hub, conn: Connection, message: dict[str, Any]) -> None:
+async def _handle(hub: Hub, conn: Connection, message: Mapping[str, Any]) -> None:
     text = message.get("text")
     if text is None:
         _refuse(conn, "malformed", "binary frames are not accepted; send JSON text")

@@ -52,7 +52,9 @@ def create_user(engine: Engine, name: str, password_hash: str | None) -> dict[st
             )
         except IntegrityError:
             raise NameTaken(name) from None
-        user_id = result.inserted_primary_key[0]
+        inserted = result.inserted_primary_key
+        assert inserted is not None
+        user_id = inserted[0]
     return {"id": user_id, "name": name, "guest": guest}
 
 

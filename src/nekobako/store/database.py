@@ -7,7 +7,7 @@ killed (and a power cut); PostgreSQL commits are durable by default.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, overload
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
@@ -62,6 +62,10 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+@overload
+def aware(value: datetime) -> datetime: ...
+@overload
+def aware(value: None) -> None: ...
 def aware(value: datetime | None) -> datetime | None:
     """SQLite returns naive datetimes; every time we store is UTC."""
     if value is None or value.tzinfo is not None:

@@ -11,26 +11,33 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, get_args
 
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 
 from .database import aware, now
 from .schema import actions, notices, seats, tables
 
+SeatKind = Literal["empty", "human", "bot"]
+Replaced = Literal["left", "timeout"]
+"""Why a bot plays for a seat that a person sat in."""
+TableStatus = Literal["open", "running", "finished", "abandoned"]
+TABLE_STATUSES: tuple[TableStatus, ...] = get_args(TableStatus)
+NoticeKind = Literal["started", "finished", "replaced"]
+
 
 @dataclass
 class SeatRow:
     seat: int
-    kind: str = "empty"  # empty | human | bot
+    kind: SeatKind = "empty"
     user_id: int | None = None
     bot: str | None = None
-    replaced: str | None = None  # null | left | timeout
+    replaced: Replaced | None = None
 
 
 @dataclass
 class NoticeRow:
-    kind: str
+    kind: NoticeKind
     seat: int | None
     seq: int
     data: dict[str, Any]
@@ -44,7 +51,7 @@ class TableRow:
     players: int
     options: dict[str, Any]
     clock: dict[str, Any]
-    status: str
+    status: TableStatus
     host_id: int | None
     seed: int
     seq: int
@@ -82,7 +89,9 @@ def create_table(
                 created_at=now(),
             )
         )
-        table_id = result.inserted_primary_key[0]
+        key = result.inserted_primary_key
+        assert key is not None
+        table_id = key[0]
         rows = [SeatRow(0, "human", host_id)] + [SeatRow(s) for s in range(1, players)]
         conn.execute(insert(seats), [_seat_values(table_id, r) for r in rows])
     return table_id
