@@ -33,9 +33,13 @@ def test_every_option_and_value_is_explained(game: str, lang: str) -> None:
     options = load(game, lang).section("options").markdown
     for spec in get_game(game).option_specs:
         assert f"`{spec.name}`" in options, f"{game}/{lang}: option {spec.name} is not in the options section"
-        for choice in spec.choices or ():
-            if isinstance(choice, int) and not isinstance(choice, bool) and spec.name != "tiles":
-                continue  # numeric ranges (hand size 5–16, …) are written as ranges
+        choices = spec.choices or ()
+        numbers = [c for c in choices if isinstance(c, int) and not isinstance(c, bool)]
+        if len(numbers) > 3 and numbers == list(range(numbers[0], numbers[-1] + 1)):  # a range: 5–16
+            lo, hi = numbers[0], numbers[-1]
+            assert f"{lo}–{hi}" in options or f"{lo}〜{hi}" in options, f"{game}/{lang}: {spec.name} {lo}–{hi}"
+            continue
+        for choice in choices:
             assert _code(choice) in options, f"{game}/{lang}: {spec.name}={choice} is not in the options section"
 
 
