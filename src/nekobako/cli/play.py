@@ -218,7 +218,7 @@ class TerminalGame:
             return
         self.console.rule()
         self.console.print(rules_markdown(text))
-        self.say(self.t["rules_more"].format(example=book.anchors()[-2]), "dim")
+        self.say(self.t["rules_more"].format(example="options"), "dim")
 
     # -- moves -----------------------------------------------------------------------------------
     def read_line(self) -> str:

@@ -113,4 +113,4 @@ def strip_anchor(title: str) -> tuple[str, str | None]:
 
 def phase_section(view: dict[str, Any]) -> str:
     """The anchor of the section that explains what happens now at a table with this view."""
-    return str(view.get("phase") or ("over" if view.get("over") else "overview"))
+    return str(view.get("phase") or "overview")  # every game's view names its phase (web/rules.js agrees)
