@@ -114,13 +114,15 @@ def page_errors() -> Iterator[PageErrors]:
 
 @pytest.fixture
 def new_page(browser, server, page_errors):
-    """`new_page(locale="en-US", width=1280, height=900)` → a page in a fresh browser context (its
-    own cookies: one person)."""
+    """`new_page(locale="en-US", width=1280, height=900, paced=False)` → a page in a fresh browser
+    context (its own cookies: one person); `paced` keeps the table's pause between others' moves."""
     contexts = []
 
-    def make(locale: str = "en-US", width: int = 1280, height: int = 900):
+    def make(locale: str = "en-US", width: int = 1280, height: int = 900, paced: bool = False):
         ctx = browser.new_context(viewport={"width": width, "height": height}, locale=locale, base_url=server.url)
         ctx.set_default_timeout(15000)
+        if not paced:  # the table shows others' moves one by one; tests go at full speed unless they ask
+            ctx.add_init_script("localStorage.setItem('nekobako.pace', '0')")
         contexts.append(ctx)
         page = ctx.new_page()
         page_errors.watch(page)
@@ -139,7 +141,7 @@ def screenshot(tmp_path_factory: pytest.TempPathFactory):
     def take(page, name: str) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=True, animations="disabled")
         return path
 
     return take

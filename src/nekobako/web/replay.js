@@ -6,7 +6,8 @@ import * as api from "./api.js";
 import { h, replaceKeepingFocus, toast } from "./dom.js";
 import { onLangChange, pick, t } from "./i18n.js";
 import { phaseSection, rulesButton } from "./rules.js";
-import { scoreTable } from "./table.js";
+import { logPanel } from "./log.js";
+import { roundSummary, scoreTable } from "./table.js";
 import { seatNames } from "./tables.js";
 import { buildLog } from "./words.js";
 
@@ -16,6 +17,7 @@ const GAME_MODULES = {
   catopomp: () => import("./games/catopomp.js"),
 };
 const PLAY_MS = 700;
+const ROUND_END = new Set(["round_scored", "gem_lost", "game_over"]);
 
 // "start N" (who begins) has no line in the log, where an engine event says it; the move list
 // still names it in words rather than notation.
@@ -126,11 +128,12 @@ export function mount(root, { id }) {
       renderSide(null);
       return;
     }
-    const ctx = { names: names(), me: null, act: () => {}, busy: true, ui: {}, rerender: () => {}, replay: true };
-    replaceKeepingFocus(
-      board,
-      page.module.render(view, ctx),
-    );
+    const ctx = { names: names(), me: null, act: () => {}, busy: true, ui: {}, rerender: () => {}, replay: true, fresh: false };
+    // the round summary at the step a round ends (and the step after, its deal), as at the table
+    const shown = view.history ? view.history.length : 0;
+    const ended = (view.events || []).some((e) => e.at >= shown - 1 && ROUND_END.has(e.kind));
+    const summary = view.last_round && ended && page.module.summary ? roundSummary(page.module.summary(view, ctx), view.last_round.round, null) : null;
+    replaceKeepingFocus(board, summary, page.module.render(view, ctx));
     renderSide(view);
   }
 
@@ -148,13 +151,13 @@ export function mount(root, { id }) {
         h("button", { type: "button", "data-key": `move-${i + 1}`, onclick: () => go(i + 1) }, words),
       );
     });
-    const log = view ? buildLog(view, page.info, nm, page.module).filter((e) => e.kind === "event").slice(-12).reverse() : [];
+    const log = view ? buildLog(view, page.info, nm, page.module) : [];
     replaceKeepingFocus(
       side,
       view ? h("h2", {}, t("table.scores")) : null,
       view ? scoreTable(view, nm, page.module) : null,
       log.length ? h("h2", {}, t("table.log")) : null,
-      log.length ? h("ul", { class: "log" }, log.map((e) => h("li", { class: "log-event" }, e.text))) : null,
+      log.length ? logPanel(log, { current: page.step - 1, previous: null }) : null,
       h("h2", {}, t("replay.move")),
       h("ol", { class: "move-list", "data-testid": "move-list" }, items),
     );

@@ -6,7 +6,8 @@ import { joinNames, onLangChange, pick, t } from "./i18n.js";
 import { currentUser, onUserChange } from "./session.js";
 import { phaseSection, rulesButton } from "./rules.js";
 import { seatName, seatNames, statusLabel } from "./tables.js";
-import { buildLog } from "./words.js";
+import { logPanel } from "./log.js";
+import { buildLog, describeMessage } from "./words.js";
 import { TableSocket } from "./ws.js";
 
 const GAME_MODULES = {
@@ -16,6 +17,10 @@ const GAME_MODULES = {
 };
 
 const SEND_TIMEOUT_MS = 8000;
+// Others' moves are shown at least this far apart, so a person can follow each one (a bot's
+// four plays in a row, a deal after the last trick). Settable for tests: localStorage "nekobako.pace".
+const PACE_MS = Number(localStorage.getItem("nekobako.pace") ?? 900);
+const BACKLOG = 12; // more waiting than this (a reconnection): catch up at once
 
 export function mount(root, { id }) {
   const page = {
@@ -35,10 +40,14 @@ export function mount(root, { id }) {
     sendingTimer: null,
     noticeKeys: new Set(),
     botLevels: {}, // seat → bot level chosen before the start (survives redraws)
+    queue: [], // state messages waiting for their turn to be shown (pacing)
+    shownAt: 0,
+    summaryClosed: null, // the round whose summary the person closed (or answered by a move)
   };
 
   const header = h("header", { class: "table-header" });
   const status = h("div", { class: "turn-line", role: "status", "aria-live": "polite", "data-testid": "turn" });
+  const promptLine = h("p", { class: "prompt-line", "data-testid": "prompt" });
   const clockBox = h("div", { class: "clock", "data-testid": "clock" });
   const board = h("section", { class: "game-area", "data-testid": "game" });
   const side = h("aside", { class: "side" });
@@ -48,6 +57,7 @@ export function mount(root, { id }) {
     { class: "table-page" },
     header,
     h("div", { class: "status-bar" }, status, clockBox),
+    promptLine,
     resultsBox,
     h("div", { class: "table-body" }, board, side),
   );
@@ -55,7 +65,10 @@ export function mount(root, { id }) {
 
   // ---------------------------------------------------------------- socket
   const socket = new TableSocket(id, {
-    state: onState,
+    state(msg) {
+      page.queue.push(msg);
+      pump();
+    },
     refused(msg) {
       page.sending = false;
       toast(t("table.rejected", { reason: msg.reason }), "error");
@@ -88,6 +101,34 @@ export function mount(root, { id }) {
     replaceKeepingFocus(header, h("h1", {}, t("lobby.tableN", { id })));
     replaceKeepingFocus(status, t("app.notFound"));
     replaceKeepingFocus(clockBox);
+  }
+
+  // Show the waiting state messages in order; another seat's move waits until the one before it
+  // has been on screen for PACE_MS.
+  let pumping = false;
+  async function pump() {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (page.queue.length) {
+        const msg = page.queue[0];
+        const wait = page.queue.length > BACKLOG || !byOther(msg) ? 0 : page.shownAt + PACE_MS - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        page.queue.shift();
+        await onState(msg);
+        page.shownAt = Date.now();
+      }
+    } finally {
+      pumping = false;
+    }
+  }
+
+  // A new position reached by another seat's move (not chance, not this person's own).
+  function byOther(msg) {
+    if (!page.view || !msg.view || msg.seq <= (page.seq ?? -1)) return false;
+    const history = msg.view.history || [];
+    const last = history[history.length - 1];
+    return Boolean(last) && last[0] !== -1 && last[0] !== (msg.table.you ?? null);
   }
 
   async function onState(msg) {
@@ -153,6 +194,7 @@ export function mount(root, { id }) {
     }
     page.refocus = keyboardUsed;
     page.sending = true;
+    if (page.view && page.view.last_round) page.summaryClosed = page.view.last_round.round; // answered by a move
     page.sentLegalKey = (page.view && page.view.legal ? page.view.legal : []).join("|");
     clearTimeout(page.sendingTimer);
     page.sendingTimer = setTimeout(() => {
@@ -233,6 +275,9 @@ export function mount(root, { id }) {
       else text = (mine ? `${t("table.yourTurn")} · ` : "") + t("table.turnOfMany", { names: joinNames(seats.map((s) => nm[s])) });
     }
     const round = view && page.module && page.module.roundText ? page.module.roundText(view) : "";
+    const prompt = view && !view.over ? describeMessage(view.prompt, page.info, names(), page.module) : "";
+    replaceKeepingFocus(promptLine, prompt ? h("span", { class: mine ? "mine" : null }, mine ? "▶ " : "", prompt) : null);
+    promptLine.hidden = !prompt;
     replaceKeepingFocus(
       status,
       round ? h("span", { class: "round" }, round) : null,
@@ -271,6 +316,7 @@ export function mount(root, { id }) {
     if (!page.module) return replaceKeepingFocus(board, h("p", {}, t("app.loading")));
     const legalKey = (view.legal || []).join("|");
     if (page.ui.legalKey !== legalKey) page.ui = { legalKey };
+    const fresh = board.dataset.seq !== String(page.seq); // first drawing of this position: animate
     const ctx = {
       names: names(),
       me: tbl.you ?? null,
@@ -279,9 +325,18 @@ export function mount(root, { id }) {
       ui: page.ui,
       rerender: renderBoard,
       replay: false,
+      fresh,
     };
     board.dataset.seq = page.seq; // which server message this drawing shows (for tests and debugging)
-    replaceKeepingFocus(board, page.module.render(view, ctx));
+    const last = view.last_round;
+    const summary =
+      last && last.round !== page.summaryClosed && page.module.summary
+        ? roundSummary(page.module.summary(view, ctx), last.round, () => {
+            page.summaryClosed = last.round;
+            renderBoard();
+          })
+        : null;
+    replaceKeepingFocus(board, summary, page.module.render(view, ctx));
     refocusBoard();
   }
 
@@ -290,17 +345,13 @@ export function mount(root, { id }) {
     if (!view || !page.module) return replaceKeepingFocus(side);
     const nm = names();
     const entries = buildLog(view, page.info, nm, page.module, page.notices);
-    const recent = entries.slice(-80).reverse();
     replaceKeepingFocus(
       side,
       h("h2", {}, t("table.scores")),
+      h("p", { class: "goal small", "data-testid": "goal" }, describeMessage(view.goal, page.info, nm, page.module)),
       scoreTable(view, nm, page.module),
       h("h2", {}, t("table.log")),
-      h(
-        "ul",
-        { class: "log", "data-testid": "log" },
-        recent.map((e) => h("li", { class: `log-${e.kind}` }, e.text)),
-      ),
+      logPanel(entries, { previous: side.querySelector(".log") }),
     );
   }
 
@@ -394,6 +445,22 @@ export function mount(root, { id }) {
     socket.close();
     document.title = "nekobako 猫箱";
   };
+}
+
+// The last finished round (final board and each seat's breakdown, drawn by the game module) in a
+// panel that stays until the person closes it or makes their next move.
+export function roundSummary(content, round, onClose) {
+  return h(
+    "section",
+    { class: "round-summary panel", "data-testid": "round-summary", "aria-label": t("table.summaryTitle", { n: round }) },
+    h(
+      "header",
+      { class: "row" },
+      h("h2", {}, t("table.summaryTitle", { n: round })),
+      onClose ? h("button", { type: "button", class: "link", "data-key": "close-summary", onclick: onClose }, "✕ ", t("table.close")) : null,
+    ),
+    content,
+  );
 }
 
 // Totals per seat, with each finished round's scores, and the winners marked.

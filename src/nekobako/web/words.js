@@ -47,18 +47,34 @@ export function describeEvent(event, info, names, module = null) {
   return `${who ? `${who}: ` : ""}${what}${facts ? ` (${facts})` : ""}`;
 }
 
-// Log entries, oldest first: {kind: "action"|"chance"|"event"|"notice", seat, text, index}.
-// Table notices (a bot took a seat, …) are placed at the position (`seq`) they happened.
+// A view's `prompt` or `goal` ({kind, seat, data}) in words: the same catalogue as the events.
+export function describeMessage(message, info, names, module = null) {
+  return message ? describeEvent(message, info, names, module) : "";
+}
+
+// Log entries, oldest first: {kind: "action"|"chance"|"event"|"notice"|"round", seat, text, index}.
+// Table notices (a bot took a seat, …) are placed at the position (`seq`) they happened. A "round"
+// entry heads each round: the game module's `roundOf(event)` says which events begin one; the
+// heading goes before the chance step (deal) that caused it, else before the round's next move.
 export function buildLog(view, info, names, gameModule, notices = []) {
   const out = [];
   const history = view.history || [];
   const events = (view.events || []).slice().sort((a, b) => a.at - b.at);
   const pending = notices.slice().sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+  const roundOf = gameModule.roundOf || (() => null);
+  let nextRound = null;
+  const heading = (n) => ({ kind: "round", text: t("table.round", { n }), round: n });
   let e = 0;
   let n = 0;
   const flushEvents = (upTo) => {
     while (e < events.length && events[e].at <= upTo) {
       const ev = events[e++];
+      const round = roundOf(ev);
+      if (round !== null && round !== undefined) {
+        const last = out[out.length - 1];
+        if (last && last.kind === "chance" && last.index === ev.at - 1) out.splice(out.length - 1, 0, heading(round));
+        else nextRound = round;
+      }
       out.push({ kind: "event", seat: ev.seat, text: describeEvent(ev, info, names, gameModule), eventKind: ev.kind });
     }
     while (n < pending.length && (pending[n].seq ?? 0) <= upTo) {
@@ -69,6 +85,10 @@ export function buildLog(view, info, names, gameModule, notices = []) {
   flushEvents(0);
   history.forEach(([seat, text], i) => {
     const words = gameModule.describeAction(seat, text, names);
+    if (words && nextRound !== null) {
+      out.push(heading(nextRound));
+      nextRound = null;
+    }
     if (words) out.push({ kind: seat === -1 ? "chance" : "action", seat, text: words, index: i });
     flushEvents(i + 1);
   });

@@ -28,6 +28,11 @@ export function eventValue(key, value) {
   return undefined;
 }
 
+// The event that begins a round, for the log's round headings.
+export function roundOf(event) {
+  return event.kind === "round_started" ? event.data.round : null;
+}
+
 export function describeAction(seat, text, names) {
   const words = text.split(/\s+/);
   const who = names[seat] ?? seat;
@@ -77,31 +82,9 @@ export function render(view, ctx) {
         )
       : null;
 
-  // the last finished round's scores, while the next round prepares (or at the end)
-  const rounds = view.round_scores || [];
-  const lastRound =
-    rounds.length && (view.over || view.phase === "discard" || view.phase === "predict")
-      ? h(
-          "div",
-          { class: "banner round-result", "data-testid": "round-result" },
-          t("catbox.roundResult", { n: rounds.length }),
-          " ",
-          rounds[rounds.length - 1].map((points, seat) =>
-            h(
-              "span",
-              { class: "round-score" },
-              playerDot(seat),
-              `${ctx.names[seat]} ${points > 0 ? "+" : ""}${points}`,
-              seat === lastRoundParadox(view) ? ` (${t("catbox.paradoxShort")})` : "",
-            ),
-          ),
-        )
-      : null;
-
   return h(
     "div",
     { class: "catbox" },
-    lastRound,
     paradox,
     h(
       "div",
@@ -113,7 +96,7 @@ export function render(view, ctx) {
   );
 }
 
-function researchBoard(view, ctx, playsForChosen, act) {
+function researchBoard(view, ctx, playsForChosen, act, board = view.board, title = null) {
   const layout = view.layout;
   const legalCells = new Map(playsForChosen.map((p) => [`${p.colour}:${p.n}`, p]));
   const labels = tokenLabels(ctx.names);
@@ -123,7 +106,7 @@ function researchBoard(view, ctx, playsForChosen, act) {
       { class: `row-${colour}` },
       h("th", { scope: "row", class: `suit suit-${colour}` }, colourName(colour), colour === "red" ? " ★" : ""),
       layout.numbers[r].map((n, c) => {
-        const cell = view.board[r][c];
+        const cell = board[r][c];
         const play = legalCells.get(`${colour}:${n}`);
         let content;
         let label;
@@ -163,41 +146,155 @@ function researchBoard(view, ctx, playsForChosen, act) {
   return h(
     "section",
     { class: "research", "aria-label": t("catbox.board") },
-    h("h2", {}, t("catbox.board"), h("span", { class: "muted small" }, ` · ${t(`catbox.side.${layout.side}`)}`)),
-    h("div", { class: "board-scroll" }, h("table", { class: "research-board", "data-testid": "research-board" }, h("tbody", {}, rows))),
-    h(
-      "p",
-      { class: "small muted" },
-      view.red_broken ? t("catbox.redBroken") : t("catbox.redNotBroken"),
-      view.centre && view.centre.revealed ? ` · ${t("catbox.centre", { cards: view.centre.revealed.join(", ") })}` : "",
+    title ? h("h3", {}, title) : h("h2", {}, t("catbox.board"), h("span", { class: "muted small" }, ` · ${t(`catbox.side.${layout.side}`)}`)),
+    h("div", { class: "board-scroll" }, h("table", { class: "research-board", "data-testid": title ? "final-board" : "research-board" }, h("tbody", {}, rows))),
+    title
+      ? null
+      : h(
+          "p",
+          { class: "small muted legend" },
+          view.red_broken ? t("catbox.redBroken") : t("catbox.redNotBroken"),
+          view.centre && view.centre.revealed ? ` · ${t("catbox.centre", { cards: view.centre.revealed.join(", ") })}` : "",
+          ` · ${t("catbox.legend")}`,
+        ),
+  );
+}
+
+// The trick in play; when none is (a trick just completed, or the round ended), the last finished
+// trick with its winner marked. "Last trick" shows that one again while the next is being played.
+function trickArea(view, ctx) {
+  const trick = view.trick || [];
+  const last = view.last_trick;
+  const showLast = last && (!trick.length || ctx.ui.showLast);
+  const toggle =
+    last && trick.length
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "small",
+            "data-key": "last-trick",
+            "aria-pressed": ctx.ui.showLast ? "true" : "false",
+            onclick: () => {
+              ctx.ui.showLast = !ctx.ui.showLast;
+              ctx.rerender();
+            },
+          },
+          t("catbox.lastTrickButton"),
+        )
+      : null;
+  return h(
+    "section",
+    { class: "trick", "aria-label": t("catbox.trick"), "data-testid": "trick" },
+    h("h2", {}, t("catbox.trick"), " ", toggle),
+    trick.length ? trickCards(trick, ctx, null, ctx.fresh) : null,
+    showLast ? lastTrick(last, ctx, !trick.length && ctx.fresh) : null,
+    !trick.length && !last ? h("p", { class: "muted small" }, t("catbox.trickEmpty")) : null,
+  );
+}
+
+export function lastTrick(last, ctx, fresh = false) {
+  const outcome =
+    last.winner !== null && last.winner !== undefined
+      ? h("p", { class: "trick-outcome" }, "★ ", t("catbox.trickWon", { name: ctx.names[last.winner], n: last.trick }))
+      : h("p", { class: "trick-outcome paradox" }, "⚡ ", t("catbox.trickParadox", { name: ctx.names[last.paradox], n: last.trick }));
+  return h(
+    "div",
+    { class: "last-trick", "data-testid": "last-trick" },
+    last.plays.length ? trickCards(last.plays, ctx, last.winner, fresh) : null,
+    outcome,
+  );
+}
+
+// Cards in play order, each with its player; the winner's card marked. The newest card of a
+// position drawn for the first time travels in from its player's side (not with reduced motion).
+function trickCards(plays, ctx, winner, fresh) {
+  return h(
+    "ol",
+    { class: "trick-cards" },
+    plays.map((card, i) =>
+      h(
+        "li",
+        { class: [card.seat === winner ? "won" : null, fresh && i === plays.length - 1 ? "arrive" : null], style: { "--from": `${(card.seat - (ctx.me ?? 0)) * 40}px` } },
+        h("span", { class: `card declared suit-${card.colour}`, "aria-label": `${card.number} ${colourName(card.colour)}` }, card.number),
+        h(
+          "span",
+          { class: "small" },
+          playerDot(card.seat),
+          ctx.names[card.seat],
+          i === 0 ? ` (${t("catbox.leader")})` : "",
+          card.seat === winner ? ` ★` : "",
+        ),
+      ),
     ),
   );
 }
 
-function trickArea(view, ctx) {
-  const trick = view.trick || [];
+// The round that just ended: the final board, each seat's breakdown, the revealed discards and
+// the paradox player's hand (all from the view's `last_round`).
+export function summary(view, ctx) {
+  const last = view.last_round;
+  const predicted = last.seats.some((s) => s.prediction !== null);
+  const rows = last.seats.map((s, seat) =>
+    h(
+      "tr",
+      { class: s.paradox ? "paradox" : null },
+      h("th", { scope: "row" }, playerDot(seat), ctx.names[seat]),
+      h("td", {}, last.discards[seat] ?? "—"),
+      predicted ? h("td", {}, s.prediction ?? "—") : null,
+      h("td", {}, s.tricks),
+      h(
+        "td",
+        { title: t("catbox.groupTitle", { n: s.group }) },
+        s.paradox ? `⚡ ${t("catbox.paradoxShort")}` : s.hit ? `✓ +${s.bonus}` : `✗ 0`,
+        h("span", { class: "small muted" }, ` (${t("catbox.groupOf", { n: s.group })})`),
+      ),
+      h("td", {}, s.points > 0 ? `+${s.points}` : s.points),
+      h("td", { class: "total" }, s.total),
+    ),
+  );
   return h(
-    "section",
-    { class: "trick", "aria-label": t("catbox.trick"), "data-testid": "trick" },
-    h("h2", {}, t("catbox.trick")),
-    trick.length
-      ? h(
-          "ol",
-          { class: "trick-cards" },
-          trick.map((card, i) =>
+    "div",
+    { class: "summary-body" },
+    researchBoard(view, ctx, [], () => {}, last.board, t("catbox.finalBoard")),
+    h(
+      "div",
+      {},
+      last.last_trick ? h("h3", {}, t("catbox.lastTrick")) : null,
+      last.last_trick ? lastTrick(last.last_trick, ctx) : null,
+      h(
+        "div",
+        { class: "table-scroll" },
+        h(
+          "table",
+          { class: "summary-table", "data-testid": "breakdown" },
+          h(
+            "thead",
+            {},
             h(
-              "li",
+              "tr",
               {},
-              h("span", { class: `card declared suit-${card.colour}`, "aria-label": `${card.number} ${colourName(card.colour)}` }, card.number),
-              h("span", { class: "small" }, playerDot(card.seat), ctx.names[card.seat], i === 0 ? ` (${t("catbox.leader")})` : ""),
+              h("th", { scope: "col" }, t("table.player")),
+              h("th", { scope: "col" }, t("catbox.discardCol")),
+              predicted ? h("th", { scope: "col" }, t("catbox.prediction")) : null,
+              h("th", { scope: "col" }, t("catbox.tricks")),
+              h("th", { scope: "col" }, t("catbox.bonus")),
+              h("th", { scope: "col" }, t("catbox.points")),
+              h("th", { scope: "col" }, t("table.total")),
             ),
           ),
-        )
-      : h("p", { class: "muted small" }, t("catbox.trickEmpty")),
+          h("tbody", {}, rows),
+        ),
+      ),
+      last.paradox !== null
+        ? h("p", { "data-testid": "paradox-hand" }, "⚡ ", t("catbox.paradoxHand", { name: ctx.names[last.paradox] }), " ", (last.paradox_hand || []).map((n) => h("span", { class: "card small-card" }, n)))
+        : null,
+    ),
   );
 }
 
 function players(view, ctx) {
+  const predicting = (view.prediction_values || []).length > 0; // no predictions at 2 players: no column
   const rows = [];
   for (let seat = 0; seat < view.players; seat++) {
     const toMove = Array.isArray(view.to_move) && view.to_move.includes(seat);
@@ -206,7 +303,13 @@ function players(view, ctx) {
       h(
         "tr",
         { class: [toMove ? "to-move" : null, seat === view.seat ? "me" : null], "data-seat": seat },
-        h("th", { scope: "row" }, playerDot(seat), ctx.names[seat], seat === view.leader && view.phase === "play" ? " ▶" : ""),
+        h(
+          "th",
+          { scope: "row" },
+          playerDot(seat),
+          ctx.names[seat],
+          seat === view.leader && view.phase === "play" ? h("span", { title: t("catbox.leaderMark"), "aria-label": t("catbox.leaderMark") }, " ▶") : "",
+        ),
         h(
           "td",
           { class: "xs" },
@@ -223,13 +326,15 @@ function players(view, ctx) {
             ),
           ),
         ),
-        h("td", {}, view.predictions && view.predictions[seat] !== null && view.predictions[seat] !== undefined ? view.predictions[seat] : t("catbox.noPrediction")),
+        predicting ? h("td", {}, view.predictions && view.predictions[seat] !== null && view.predictions[seat] !== undefined ? view.predictions[seat] : t("catbox.noPrediction")) : null,
         h("td", {}, view.tricks[seat]),
         h(
           "td",
           {},
           view.hand_counts[seat],
-          view.phase === "discard" ? h("span", { class: "small muted" }, " ", view.discarded[seat] ? "✓" : "…") : null,
+          view.phase === "discard"
+            ? h("span", { class: "small muted", title: t(view.discarded[seat] ? "catbox.discardedMark" : "catbox.discardingMark") }, " ", view.discarded[seat] ? "✓" : "…")
+            : null,
         ),
         h("td", { class: "total" }, view.scores[seat]),
       ),
@@ -252,7 +357,7 @@ function players(view, ctx) {
           {},
           h("th", { scope: "col" }, t("table.player")),
           h("th", { scope: "col", title: t("catbox.xTokens") }, "✕"),
-          h("th", { scope: "col", title: t("catbox.prediction") }, t("catbox.predictionShort")),
+          predicting ? h("th", { scope: "col", title: t("catbox.prediction") }, t("catbox.predictionShort")) : null,
           h("th", { scope: "col", title: t("catbox.tricks") }, t("catbox.tricksShort")),
           h("th", { scope: "col", title: t("catbox.cards") }, t("catbox.cardsShort")),
           h("th", { scope: "col" }, t("table.total")),
@@ -261,7 +366,7 @@ function players(view, ctx) {
       h("tbody", {}, rows),
       ),
     ),
-    h("p", { class: "small muted" }, t("catbox.xTokens")),
+    h("p", { class: "small muted legend" }, t("catbox.playersLegend")),
   );
 }
 
@@ -365,17 +470,6 @@ function handArea(view, ctx, legal, chosen, playsForChosen, act) {
 
 // A one- or two-character label per seat for the board tokens: the name's initial, with the seat
 // number added when two players share an initial (the colour tells them apart too).
-// The seat that caused a paradox in the last scored round (from the engine's events), or null.
-function lastRoundParadox(view) {
-  const events = view.events || [];
-  const scored = [...new Set(events.filter((e) => e.kind === "round_scored").map((e) => e.at))].sort((a, b) => a - b);
-  if (!scored.length) return null;
-  const last = scored[scored.length - 1];
-  const before = scored.length > 1 ? scored[scored.length - 2] : -1;
-  const paradox = events.find((e) => e.kind === "paradox" && e.at > before && e.at <= last);
-  return paradox ? paradox.seat : null;
-}
-
 function tokenLabels(names) {
   const first = names.map((n) => String(n || "?").trim().slice(0, 1).toUpperCase());
   return first.map((c, i) => (first.filter((x) => x === c).length > 1 ? `${c}${i}` : c));

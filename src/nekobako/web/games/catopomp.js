@@ -21,6 +21,11 @@ export function cardName(card) {
   return String(card);
 }
 
+// The event that begins a round, for the log's round headings.
+export function roundOf(event) {
+  return event.kind === "round_start" ? event.data.round : null;
+}
+
 export function describeAction(seat, text, names) {
   const words = text.split(/\s+/);
   const who = names[seat] ?? seat;
@@ -199,28 +204,108 @@ function tableArea(view, ctx) {
     "section",
     { class: "combo-area", "aria-label": t("catopomp.table"), "data-testid": "table-combo" },
     h("h2", {}, t("catopomp.table")),
-    table
-      ? h(
-          "div",
-          {},
-          h("div", { class: "hand combo" }, table.cards.map((c) => card(c))),
-          h(
-            "p",
-            {},
-            playerDot(table.owner),
-            t("catopomp.tableBy", { text: `${table.cards.map(cardName).join("-")} (${t(`catopomp.kind.${table.kind}`)})`, name: ctx.names[table.owner] }),
-          ),
-        )
-      : h("p", { class: "muted" }, t("catopomp.tableEmpty")),
+    table ? combination(table, ctx, ctx.fresh) : h("p", { class: "muted" }, t("catopomp.tableEmpty")),
     view.removed && view.removed.length ? h("p", { class: "small muted" }, t("catopomp.removed", { cards: view.removed.map(cardName).join(", ") })) : null,
   );
+}
+
+// A combination with every part of it: the cards (Mdm Mitch with the number she stands for,
+// Cat-leton as 0), the dice and where they came from, "from hell", and its strength in words.
+export function combination(table, ctx, fresh = false) {
+  const p = parsePlay(table.text);
+  const dice = [
+    ...p.dice.map((face) => h("span", { class: "combo-die", "data-origin": "centre" }, dieFace(face, null, fresh ? "rolled" : null), h("span", { class: "small muted" }, t("catopomp.fromCentre")))),
+    ...(p.spare !== null ? [h("span", { class: "combo-die", "data-origin": "spare" }, dieFace(p.spare, null, "spare"), h("span", { class: "small muted" }, t("catopomp.fromSpare")))] : []),
+  ];
+  const cards = table.cards.map((c) => {
+    const s = String(c);
+    const note = s === "M" && p.mitchAs !== null ? `= ${p.mitchAs}` : s === "C" ? "= 0" : null;
+    return h("span", { class: "combo-card" }, card(c), note ? h("span", { class: "small muted" }, note) : null);
+  });
+  return h(
+    "div",
+    { class: ["combo-play", fresh ? "arrive" : null], "data-testid": "combination" },
+    h(
+      "div",
+      { class: "hand combo" },
+      cards,
+      dice.length ? h("span", { class: "combo-plus", "aria-hidden": "true" }, "+") : null,
+      dice,
+    ),
+    h(
+      "p",
+      {},
+      playerDot(table.owner),
+      t("catopomp.tableBy", { text: playWords(p), name: ctx.names[table.owner] }),
+      table.from === "hell" ? h("span", { class: "badge hell-badge" }, t("catopomp.fromHell")) : null,
+    ),
+    h("p", { class: "strength", "data-testid": "strength" }, strengthWords(table)),
+  );
+}
+
+export function strengthWords(table) {
+  const values = table.values || [];
+  const low = values.length ? Math.min(...values) : table.rank;
+  return t(`catopomp.strength.${table.kind}`, { size: table.size, rank: table.rank, low });
+}
+
+// The round that just ended: who lost a gem, what everyone still held, the last play.
+export function summary(view, ctx) {
+  const last = view.last_round;
+  return h(
+    "div",
+    { class: "summary-body" },
+    h("p", { class: "banner" }, "♦ ", t("catopomp.lostGem", { name: ctx.names[last.loser] })),
+    h(
+      "div",
+      { class: "table-scroll" },
+      h(
+        "table",
+        { class: "summary-table", "data-testid": "breakdown" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, t("table.player")),
+            h("th", { scope: "col" }, t("catopomp.cardsLeft")),
+            h("th", { scope: "col" }, t("catopomp.hell")),
+            h("th", { scope: "col" }, t("catopomp.gems")),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          last.seats.map((s, seat) =>
+            h(
+              "tr",
+              { class: s.lost_gem ? "paradox" : null },
+              h("th", { scope: "row" }, playerDot(seat), ctx.names[seat]),
+              h("td", {}, s.cards_left),
+              h("td", {}, (last.hell[seat] || []).map((c) => card(c))),
+              h("td", {}, s.lost_gem ? `${s.gems} (−1)` : s.gems),
+            ),
+          ),
+        ),
+      ),
+    ),
+    last.table ? h("div", {}, h("h3", {}, t("catopomp.lastPlay")), combination(last.table, ctx)) : null,
+  );
+}
+
+// Is the position's last entry the roll of the central dice?
+function justRolled(view) {
+  const history = view.history || [];
+  const last = history[history.length - 1];
+  return Boolean(last && last[0] === -1 && last[1].startsWith("dice"));
 }
 
 function diceArea(view, ctx, selecting, ui, canAdd, toggle) {
   const dice = view.dice || { centre: [], used: [], spare: [] };
   const centre = dice.centre.map((face, i) => {
     const chosen = ui.dice.has(i);
-    if (!selecting) return dieFace(face);
+    if (!selecting) return dieFace(face, null, ctx.fresh && justRolled(view) ? "rolled" : null);
     return dieFace(
       face,
       {
@@ -271,6 +356,7 @@ function diceArea(view, ctx, selecting, ui, canAdd, toggle) {
     h("h2", {}, t("catopomp.dice")),
     h("div", { class: "dice-line" }, h("span", { class: "small" }, t("catopomp.centreDice")), centre),
     others,
+    h("p", { class: "small muted legend" }, t("catopomp.diceLegend")),
   );
 }
 

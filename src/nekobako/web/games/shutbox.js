@@ -14,6 +14,12 @@ export function scoreLabel() {
   return t("shutbox.totalPenalty");
 }
 
+// The events after which a round begins, for the log's round headings.
+export function roundOf(event) {
+  if (event.kind === "start") return 1;
+  return event.kind === "round_scored" ? event.data.round + 1 : null;
+}
+
 export function describeAction(seat, text, names) {
   const words = text.split(/\s+/);
   const who = names[seat] ?? seat;
@@ -127,12 +133,67 @@ export function render(view, ctx) {
   return h("div", { class: "shutbox" }, controls, h("div", { class: "boards" }, boards));
 }
 
+// The round that just ended: every final board with its dice and penalty, and why the game ended
+// after it (a shut box, the last round, eliminations).
+export function summary(view, ctx) {
+  const last = view.last_round;
+  return h(
+    "div",
+    { class: "summary-body" },
+    h(
+      "div",
+      { class: "table-scroll" },
+      h(
+        "table",
+        { class: "summary-table", "data-testid": "breakdown" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, t("table.player")),
+            h("th", { scope: "col" }, t("shutbox.openTiles")),
+            h("th", { scope: "col" }, t("shutbox.dice")),
+            h("th", { scope: "col" }, t("shutbox.penaltyCol")),
+            h("th", { scope: "col" }, t("shutbox.totalPenalty")),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          last.seats.map((s, seat) =>
+            h(
+              "tr",
+              { class: s.shut ? "winner" : s.eliminated ? "paradox" : null },
+              h("th", { scope: "row" }, ctx.names[seat]),
+              h("td", {}, s.shut ? t("shutbox.shutBox") : last.boards[seat].join(" ") || "—"),
+              h("td", {}, (last.dice[seat] || []).map((f) => dieFace(f))),
+              h("td", {}, s.penalty ?? t("shutbox.noTurn")),
+              h("td", { class: "total" }, s.total, s.eliminated ? h("span", { class: "badge bad" }, t("shutbox.eliminated")) : null),
+            ),
+          ),
+        ),
+      ),
+    ),
+    last.finish ? h("p", { class: "banner", "data-testid": "finish" }, t(`shutbox.finish.${last.finish}`)) : null,
+  );
+}
+
 // Own board first, then the others in seat order.
 function boardOrder(view, me) {
   const seats = [];
   for (let s = 0; s < view.players; s++) seats.push(s);
   if (me === null || me === undefined) return seats;
   return [me, ...seats.filter((s) => s !== me)];
+}
+
+// Were these dice just rolled (the position's last entry is their roll)?
+function rolledNow(view, seat) {
+  const history = view.history || [];
+  const last = history[history.length - 1];
+  const before = history[history.length - 2];
+  return Boolean(last && last[0] === -1 && last[1].startsWith("dice") && before && before[0] === seat);
 }
 
 function playerBoard(view, ctx, seat, interactive, sel) {
@@ -190,7 +251,7 @@ function playerBoard(view, ctx, seat, interactive, sel) {
     h(
       "div",
       { class: "dice-row", "aria-label": t("shutbox.dice") },
-      dice.map((f) => dieFace(f)),
+      dice.map((f) => dieFace(f, null, ctx.fresh && rolledNow(view, seat) ? "rolled" : null)),
       dice.length > 1 ? h("span", { class: "dice-total" }, `= ${dice.reduce((a, b) => a + b, 0)}`) : null,
     ),
   );

@@ -1,0 +1,175 @@
+"""What just happened stays on the table (issue 10): a completed Cat in the Box trick after its
+fourth card, the round summary with the final board and each seat's breakdown, a Catopomp play
+with its dice, the prompt of the phase, the whole log by round — in English and Japanese."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from browser_ui import (
+    GAME_TIMEOUT,
+    add_bot,
+    catbox_turn,
+    catopomp_turn,
+    create_table,
+    enter_as_guest,
+    play_until_over,
+    start,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def until(page, done, turn, timeout: float = GAME_TIMEOUT) -> None:
+    """Take turns until `done(page)`; fail if the game ends first or time runs out."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if done(page):
+            return
+        assert page.locator("[data-testid=results]:not([hidden])").count() == 0, "the game ended first"
+        try:
+            if not turn(page):
+                page.wait_for_timeout(50)
+        except Exception:  # the page re-rendered under a click: look again
+            page.wait_for_timeout(50)
+    raise AssertionError("not seen in time")
+
+
+def table_with_bots(page, game: str, seats: int, level: str = "random") -> None:
+    create_table(page, game, seats)
+    for seat in range(1, seats):
+        add_bot(page, seat, level)
+    start(page)
+
+
+def test_a_completed_trick_stays_visible_with_its_winner(new_page, screenshot):
+    page = new_page()
+    enter_as_guest(page, "Ada")
+    table_with_bots(page, "catbox", 4)
+
+    seen: dict = {}
+
+    def shown(p) -> bool:
+        if p.locator("[data-key=last-trick][aria-pressed=false]").count():
+            p.click("[data-key=last-trick]")  # during the next trick, the control shows it again
+        # read the trick area at one instant (the bots play on while the test looks)
+        seen.update(
+            p.evaluate(
+                """() => {
+                  const last = document.querySelector('[data-testid=last-trick]');
+                  return last ? {cards: last.querySelectorAll('.trick-cards li').length,
+                                 won: last.querySelectorAll('li.won').length, text: last.innerText} : {cards: 0};
+                }"""
+            )
+        )
+        return seen["cards"] == 4
+
+    until(page, shown, catbox_turn)
+    assert seen["won"] == 1  # the winner's card is marked
+    assert "won trick" in seen["text"]
+    assert page.inner_text("[data-testid=prompt]").strip()  # what to do now, in words
+    assert "most points wins" in page.inner_text("[data-testid=goal]")
+    # every symbol of the players' table is explained
+    assert "leads this trick" in page.inner_text(".catbox-players .legend")
+    screenshot(page, "catbox-last-trick")
+
+
+WATCH_SUMMARIES = """() => {
+  window.__summaries = [];
+  new MutationObserver(() => {
+    const el = document.querySelector('[data-testid=round-summary]');
+    if (!el) return;
+    const title = el.querySelector('h2').textContent;
+    if (!window.__summaries.some((s) => s.title === title))
+      window.__summaries.push({
+        title,
+        text: el.innerText,
+        cells: el.querySelectorAll('[data-testid=final-board] td').length,
+        rows: el.querySelectorAll('[data-testid=breakdown] tbody tr').length,
+        headings: el.querySelector('[data-testid=breakdown] thead').innerText,
+      });
+  }).observe(document.body, {childList: true, subtree: true});
+}"""
+
+
+def test_the_round_summary_shows_the_final_board_and_breakdown_until_closed(new_page, screenshot):
+    page = new_page()
+    enter_as_guest(page, "Bea")
+    table_with_bots(page, "catbox", 2)
+    headers = page.inner_text("[data-testid=players] thead")
+    assert "Pred." not in headers  # no predictions at 2 players: no empty column
+    assert "(" not in page.inner_text("[data-testid=players] tbody th")  # "Bot 1 · random", no brackets
+    page.evaluate(WATCH_SUMMARIES)  # every summary the page shows, even if answered by a quick move
+    play_until_over([page], catbox_turn)
+    seen = page.evaluate("window.__summaries")
+    assert [s["title"] for s in seen] == ["Round 1 is over", "Round 2 is over"]
+    for summary in seen:
+        assert summary["cells"] == 24 and summary["rows"] == 2  # the final 4 × 6 board, one row per seat
+        for heading in ("Discard", "Tricks", "Bonus", "Points", "Total"):
+            assert heading in summary["headings"]
+    # after the last round nothing is due: the summary stays with the results until it is closed
+    summary = page.locator("[data-testid=round-summary]")
+    page.wait_for_timeout(1500)
+    assert "Round 2 is over" in summary.inner_text()
+    screenshot(page, "catbox-round-summary")
+    # the log holds the whole game, grouped by round, each move before what it caused
+    titles = page.locator("[data-testid=log] .log-round-title").all_inner_texts()
+    assert titles == ["Round 1", "Round 2"]
+    summary.locator("[data-key=close-summary]").click()
+    assert page.locator("[data-testid=round-summary]").count() == 0
+
+
+def test_the_round_summary_in_japanese_on_a_phone(new_page, screenshot):
+    page = new_page(locale="ja-JP", width=390, height=844)
+    enter_as_guest(page, "千代")
+    table_with_bots(page, "catbox", 2)
+    page.evaluate(WATCH_SUMMARIES)
+    until(page, lambda p: p.evaluate("window.__summaries.length") > 0, catbox_turn)
+    text = page.evaluate("window.__summaries[0].text")
+    assert "第1ラウンド終了" in text and "最終盤面" in text
+    assert page.inner_text("[data-testid=goal]").startswith("全2ラウンド")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, f"the page is {width}px wide on a 390px phone"
+    screenshot(page, "catbox-round-summary-ja-phone")
+
+
+def catopomp_dice_turn(page) -> bool:
+    """Lead with a dice boost when the client offers one (a centre die and a hand card), else a
+    normal turn."""
+    lead = page.locator(".catopomp [data-testid=table-combo] .muted").count() > 0
+    die = page.locator("[data-testid=dice] button.die:enabled[aria-pressed=false]")
+    if lead and die.count() and page.locator(".my-hand button.cp-card:enabled").count():
+        die.first.click(timeout=2000)
+        for _ in range(3):
+            boosted = page.locator(".play-buttons button.primary[data-action*='+']:enabled")
+            if boosted.count():
+                boosted.first.click(timeout=2000)
+                return True
+            card = page.locator(".my-hand button.cp-card:enabled[aria-pressed=false]")
+            if not card.count():
+                break
+            card.first.click(timeout=2000)
+        if page.locator("[data-key=clear]").count():
+            page.click("[data-key=clear]", timeout=2000)
+    return catopomp_turn(page)
+
+
+def test_a_catopomp_dice_play_shows_its_dice_and_strength(new_page, screenshot):
+    page = new_page()
+    enter_as_guest(page, "Cleo")
+    table_with_bots(page, "catopomp", 3, "greedy")
+    until(page, lambda p: p.locator("[data-testid=combination] .combo-die").count() > 0, catopomp_dice_turn)
+    combo = page.locator("[data-testid=combination]").first
+    text = combo.inner_text()
+    assert "centre die" in text or "spare die" in text
+    assert combo.locator(".die").count() >= 1
+    assert combo.locator("[data-testid=strength]").inner_text().startswith("Strength: a ")
+    assert "soul gem" in page.inner_text("[data-testid=goal]")
+    assert "spare die" in page.inner_text("[data-testid=dice] .legend")
+    screenshot(page, "catopomp-dice-play")
