@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nekobako.server.elo import elo_update, placements
+from nekobako.server.elo import elo_update, last_for_replaced, placements
 
 
 def test_placements_follow_the_winners_direction() -> None:
@@ -23,3 +23,12 @@ def test_elo_is_zero_sum_and_rewards_the_better_place() -> None:
     assert new[1] > 1400.0 and new[0] < 1600.0
     assert elo_update({0: 1500.0, 1: 1500.0}, {0: 1, 1: 1}) == {0: 1500.0, 1: 1500.0}
     assert elo_update({0: 1700.0}, {0: 1}) == {0: 1700.0}
+
+
+def test_replaced_seats_come_last_and_the_others_keep_their_order() -> None:
+    assert last_for_replaced([1, 2], {0}) == [2, 1]  # was [3, 2]: two seats, places 1 and 2
+    assert last_for_replaced([1, 2], {1}) == [1, 2]
+    assert last_for_replaced([2, 1, 3, 4], {1}) == [1, 4, 2, 3]
+    assert last_for_replaced([1, 1, 3, 4], {0, 3}) == [3, 1, 2, 3]  # replaced seats share the last place
+    assert last_for_replaced([1, 2, 2], {0}) == [3, 1, 1]  # ties among the others stay ties
+    assert last_for_replaced([1, 2, 3], set()) == [1, 2, 3]

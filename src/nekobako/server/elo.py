@@ -7,7 +7,7 @@ them: when every winner holds the lowest score (and not everyone is equal), lowe
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 K_FACTOR = 32.0
 
@@ -30,6 +30,16 @@ def placements(scores: Sequence[float], winners: Sequence[int]) -> list[int]:
         else:
             places.append(1 + len(won) + sum(1 for other in seats if other not in won and better(other, seat)))
     return places
+
+
+def last_for_replaced(places: Sequence[int], replaced: Collection[int]) -> list[int]:
+    """`places` re-ranked: the `replaced` seats share the last place, the others keep their order
+    and are ranked from 1 among themselves (`[1, 2]` with seat 0 replaced → `[2, 1]`)."""
+    stayed = [seat for seat in range(len(places)) if seat not in replaced]
+    return [
+        len(stayed) + 1 if seat in replaced else 1 + sum(places[other] < places[seat] for other in stayed)
+        for seat in range(len(places))
+    ]
 
 
 def elo_update(ratings: Mapping[int, float], places: Mapping[int, int]) -> dict[int, float]:

@@ -27,7 +27,7 @@ from ..store.games import NoticeRow, Replaced, SeatRow
 from .choices import ChoiceTracker
 from .clock import decision_seconds, parse_clock
 from .drivers import drive_bots, log_if_failed, watch_clock
-from .elo import elo_update, placements
+from .elo import elo_update, last_for_replaced, placements
 from .errors import ApiError, Refusal
 from .faults import Faults
 from .live import LiveTable, draw_chance_steps, new_notice, rebuild
@@ -579,7 +579,7 @@ def everyone_played(live: LiveTable) -> bool:
 
 
 def final_places(live: LiveTable, state: Any) -> list[int]:
-    """Placement per seat for ratings: by the result, with players a bot replaced counted last."""
-    places = placements(state.scores(), state.winners())
-    last = max(places) + 1
-    return [last if s.replaced is not None else places[s.seat] for s in live.row.seats]
+    """Placement per seat for results and ratings: the seats a bot took over (the player left or ran
+    out of time) share the last place; the others keep their order from the result, ranked from 1."""
+    replaced = {s.seat for s in live.row.seats if s.replaced is not None}
+    return last_for_replaced(placements(state.scores(), state.winners()), replaced)
