@@ -19,6 +19,13 @@ def test_rules_print_every_section_title(lang: str) -> None:
     assert "7-7-7-7" in done.stdout  # the strength ladder picture
 
 
+def test_the_pager_gets_the_whole_text() -> None:
+    """Without a terminal, Python's pager writes the text straight out (pydoc's plain pager)."""
+    done = run_cli("rules", "catbox", "--pager")
+    assert done.returncode == 0, done.stderr
+    assert "Cat in the Box" in done.stdout and "Moves in the terminal" in done.stdout
+
+
 def test_one_section() -> None:
     done = run_cli("rules", "shutbox", "--section", "over")
     assert done.returncode == 0, done.stderr

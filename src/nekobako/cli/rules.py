@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from typing import ClassVar
 
@@ -55,6 +56,7 @@ def rules_command(
     section: str | None = typer.Option(
         None, "--section", help="Print one section only, by its anchor (e.g. play, scoring, options)."
     ),
+    pager: bool = typer.Option(False, "--pager", help="Page through the text ($PAGER, else less)."),
 ) -> None:
     """Print the rules of a game: every rule and table option, with examples and pictures."""
     err = Console(stderr=True)
@@ -64,4 +66,10 @@ def rules_command(
     except RulesNotFound as exc:
         err.print(f"[red]error:[/] {escape(str(exc))}")
         raise typer.Exit(2) from None
-    Console(highlight=False).print(rules_markdown(text))
+    console = Console(highlight=False)
+    if pager:
+        os.environ.setdefault("LESS", "-R")  # less shows the styles instead of their escape codes
+        with console.pager(styles=True):
+            console.print(rules_markdown(text))
+    else:
+        console.print(rules_markdown(text))
