@@ -376,6 +376,14 @@ class ShutState(State[Action]):
         return "never (this table always rolls two dice)"
 
     # -- copies --------------------------------------------------------------------------------------
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        """Unpickling: `CHANCE_ONLY` is told apart by identity on the hot path, so a pickled
+        state (worker processes, stores) gets the marker itself back, not an equal tuple."""
+        for name, value in state[1].items():
+            setattr(self, name, value)
+        if self._to_move == CHANCE_ONLY:
+            self._to_move = CHANCE_ONLY
+
     def clone(self) -> ShutState:
         new = object.__new__(ShutState)
         new.game = self.game
