@@ -54,14 +54,16 @@ export function describeMessage(message, info, names, module = null) {
 
 // Log entries, oldest first: {kind: "action"|"chance"|"event"|"notice"|"round", seat, text, index}.
 // Table notices (a bot took a seat, …) are placed at the position (`seq`) they happened. A "round"
-// entry heads each round: the game module's `roundOf(event)` says which events begin one; the
-// heading goes before the chance step (deal) that caused it, else before the round's next move.
+// entry heads each round: the game module's `roundOf(event)` names the events that begin one (the
+// heading goes before the event, or before the chance step — a deal — that caused it), and
+// `roundAfter(event)` those after which one begins (the heading goes before the next move).
 export function buildLog(view, info, names, gameModule, notices = []) {
   const out = [];
   const history = view.history || [];
   const events = (view.events || []).slice().sort((a, b) => a.at - b.at);
   const pending = notices.slice().sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
   const roundOf = gameModule.roundOf || (() => null);
+  const roundAfter = gameModule.roundAfter || (() => null);
   let nextRound = null;
   const heading = (n) => ({ kind: "round", text: t("table.round", { n }), round: n });
   let e = 0;
@@ -73,9 +75,11 @@ export function buildLog(view, info, names, gameModule, notices = []) {
       if (round !== null && round !== undefined) {
         const last = out[out.length - 1];
         if (last && last.kind === "chance" && last.index === ev.at - 1) out.splice(out.length - 1, 0, heading(round));
-        else nextRound = round;
+        else out.push(heading(round));
       }
       out.push({ kind: "event", seat: ev.seat, text: describeEvent(ev, info, names, gameModule), eventKind: ev.kind });
+      const after = roundAfter(ev);
+      if (after !== null && after !== undefined) nextRound = after;
     }
     while (n < pending.length && (pending[n].seq ?? 0) <= upTo) {
       out.push({ kind: "notice", seat: pending[n].seat, text: pick(pending[n].text) });

@@ -219,7 +219,7 @@ export function combination(table, ctx, fresh = false) {
   ];
   const cards = table.cards.map((c) => {
     const s = String(c);
-    const note = s === "M" && p.mitchAs !== null ? `= ${p.mitchAs}` : s === "C" ? "= 0" : null;
+    const note = s === "M" ? `= ${p.mitchAs ?? 0}` : s === "C" ? "= 0" : null; // Mitch alone counts 0
     return h("span", { class: "combo-card" }, card(c), note ? h("span", { class: "small muted" }, note) : null);
   });
   return h(

@@ -14,9 +14,13 @@ export function scoreLabel() {
   return t("shutbox.totalPenalty");
 }
 
-// The events after which a round begins, for the log's round headings.
+// For the log's round headings: round 1 begins with the start player, the next one after a round is
+// scored (unless the game ended).
 export function roundOf(event) {
-  if (event.kind === "start") return 1;
+  return event.kind === "start" ? 1 : null;
+}
+
+export function roundAfter(event) {
   return event.kind === "round_scored" ? event.data.round + 1 : null;
 }
 
