@@ -36,37 +36,40 @@ def test_deal_notation_is_canonical_sorted():
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "why"),
     [
-        "",
-        "   ",
-        "play",
-        "play 7",
-        "play 7 purple",
-        "play 10 red",
-        "play 0 red",
-        "play seven red",
-        "play 7 red now",
-        "discard",
-        "discard 1 2",
-        "predict 0",
-        "predict -1",
-        "start 9",
-        "jump 3",
-        "deal 1 2 | reveal 1 2 3 | 4 5",
-        "deal 1 2 | reveal 1 2 3",
-        "deal 1 x 2",
-        "x" * 300,
-        "play ² red",  # `str.isdigit` takes "²"; `int` raised a bare ValueError on it
-        "discard ²",
-        "start ²",
-        "play ٣ red",  # read as 3 before: not canonical notation
+        ("", "empty action"),
+        ("   ", "empty action"),
+        ("play", "write a play as 'play NUMBER COLOUR'"),
+        ("play 7", "write a play as 'play NUMBER COLOUR'"),
+        ("play 7 purple", "unknown colour 'purple'"),
+        ("play 10 red", "a card must be a number from 1 to 9,"),
+        ("play 0 red", "a card must be a number from 1 to 9,"),
+        ("play seven red", "a card must be a number from 1 to 9,"),
+        ("play 7 red now", "write a play as 'play NUMBER COLOUR'"),
+        ("discard", "write 'discard NUMBER'"),
+        ("discard 1 2", "write 'discard NUMBER'"),
+        ("predict 0", "a prediction must be a number from 1 to 9,"),
+        ("predict -1", "a prediction must be a number from 1 to 9,"),
+        ("start 9", "the start seat must be a number from 0 to 4,"),
+        ("jump 3", "unknown action 'jump'"),
+        ("deal 1 2 | reveal 1 2 3 | 4 5", "in a deal, the hands come before 'reveal' and 'hidden'"),
+        ("deal 1 2 | reveal 1 2 3", "a 2-player deal ends with '| reveal a b c | hidden d e'"),
+        ("deal 1 x 2", "a card must be a number from 1 to 9,"),
+        ("x" * 300, "action text too long"),
+        (
+            "play ² red",
+            "a card must be a number from 1 to 9,",
+        ),  # `str.isdigit` takes "²"; `int` raised a bare ValueError on it
+        ("discard ²", "a card must be a number from 1 to 9,"),
+        ("start ²", "the start seat must be a number from 0 to 4,"),
+        ("play ٣ red", "a card must be a number from 1 to 9,"),  # read as 3 before: not canonical notation
     ],
 )
-def test_malformed_text_is_refused_with_a_reason(text: str):
+def test_malformed_text_is_refused_with_a_reason(text: str, why: str):
     with pytest.raises(MalformedAction) as err:
         GAME.parse_action(text)
-    assert str(err.value)
+    assert why in str(err.value)  # the reason, not just any text
 
 
 def test_non_text_and_foreign_actions_are_refused():

@@ -71,44 +71,44 @@ def test_other_spellings_parse_to_the_canonical_action(text: str, canonical: str
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "why"),
     [
-        "",
-        "   ",
-        "play",
-        "play 0",
-        "play 21",
-        "play x",
-        "play 3 +d7",
-        "play 3 +d1+2+3",
-        "play 3 +s1+d2+3",
-        "play 3 +d1 +d2",
-        "play 3 +",
-        "play M=4",
-        "play 4 M=5 +d4",
-        "play 1 C swap",
-        "play 1 C swap M=",
-        "play 1 C swap X",
-        "play 4 C +d4 swap M=5",
-        "play 1 C swap 2 swap 3",
-        "bury",
-        "bury 0",
-        "bury 3 4",
-        "give",
-        "spare 7",
-        "spare",
-        "start x",
-        "dice 0",
-        "pass 3",
-        "keep 1",
-        "hello",
-        "deal 1 2 | 3 X",
+        ("", "empty action"),
+        ("   ", "empty action"),
+        ("play", "a play needs at least one card"),
+        ("play 0", "there is no card 0"),
+        ("play 21", "'21' is not a card"),
+        ("play x", "'x' is not a card"),
+        ("play 3 +d7", "'+d7': a dice boost is written +d5, +d2+3, +s4 or +s4+d2, once per play"),
+        ("play 3 +d1+2+3", "'+d1+2+3': a dice boost is written +d5, +d2+3, +s4 or +s4+d2, once per play"),
+        ("play 3 +s1+d2+3", "a dice boost uses one or two dice"),
+        ("play 3 +d1 +d2", "'+d2': a dice boost is written +d5, +d2+3, +s4 or +s4+d2, once per play"),
+        ("play 3 +", "'+': a dice boost is written +d5, +d2+3, +s4 or +s4+d2, once per play"),
+        ("play M=4", "M=4: Mitch may count only as the dice card's number"),
+        ("play 4 M=5 +d4", "M=5: Mitch may count only as the dice card's number"),
+        ("play 1 C swap", "write one 'swap N' with your hell card N"),
+        ("play 1 C swap M=", "'M=' is not a card"),
+        ("play 1 C swap X", "'X' is not a card"),
+        ("play 4 C +d4 swap M=5", "M=5: Mitch may count only as the dice card's number"),
+        ("play 1 C swap 2 swap 3", "write one 'swap N' with your hell card N"),
+        ("bury", "write bury followed by one card"),
+        ("bury 0", "there is no card 0"),
+        ("bury 3 4", "write bury followed by one card"),
+        ("give", "write give followed by one card"),
+        ("spare 7", "'7' is not a die face"),
+        ("spare", "write 'spare F' with the face F"),
+        ("start x", "write 'start N' with the seat number N of the first start player"),
+        ("dice 0", "'0' is not a die face"),
+        ("pass 3", "cannot read 'pass 3'"),
+        ("keep 1", "cannot read 'keep 1'"),
+        ("hello", "cannot read 'hello'"),
+        ("deal 1 2 | 3 X", "'X' is not a card"),
     ],
 )
-def test_malformed_text_is_refused_with_a_reason(text: str) -> None:
+def test_malformed_text_is_refused_with_a_reason(text: str, why: str) -> None:
     with pytest.raises(MalformedAction) as info:
         GAME.parse_action(text)
-    assert str(info.value)
+    assert why in str(info.value)  # the reason, not just any text
 
 
 def test_non_text_is_refused() -> None:

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from nekobako.engine import Record, replay
-from nekobako.sim.runner import BotSpec, GameTask, derive_seed, parse_bots, run_games
+from nekobako.sim.runner import BotSpec, GameResult, GameTask, derive_seed, parse_bots, run_games
 from nekobako.sim.stats import summarize, wilson
 
 from .conftest import run_cli
@@ -103,13 +103,17 @@ def test_records_replay_to_the_counted_games(tmp_path):
 
 def test_summary_counts_shared_wins_as_shares():
     specs = (BotSpec("a"), BotSpec("b"))
-    results = run_games([GameTask("shutbox", 2, parse_bots("random", 2), {}, 1, i) for i in range(20)])
+    results = [  # entry 0 sits in seat 0, then 1, then 0; entry 1 elsewhere
+        GameResult(0, 0, seating=[0, 1], scores=[5, 5], returns=[0.5, 0.5], winners=[0, 1], actions=9),  # shared
+        GameResult(1, 1, seating=[1, 0], scores=[3, 9], returns=[1.0, 0.0], winners=[0], actions=9),  # entry 1
+        GameResult(2, 2, seating=[0, 1], scores=[8, 2], returns=[0.0, 1.0], winners=[1], actions=9),  # entry 1
+    ]
     summary = summarize(results, specs)
-    expected = [0.0, 0.0]
-    for r in results:
-        for seat, entry in enumerate(r.seating):
-            expected[entry] += r.returns[seat]
-    assert [row["wins"] for row in summary["bots"]] == pytest.approx(expected)
+    assert [row["wins"] for row in summary["bots"]] == [0.5, 2.5]
+    assert [row["win_rate"] for row in summary["bots"]] == pytest.approx([0.5 / 3, 2.5 / 3])
+    assert [row["wins"] for row in summary["seats"]] == [1.5, 1.5]
+    real = run_games([GameTask("shutbox", 2, parse_bots("random", 2), {}, 1, i) for i in range(20)])
+    assert sum(row["wins"] for row in summarize(real, specs)["bots"]) == pytest.approx(20)  # one win per game
 
 
 def test_wilson_interval():

@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
+from argon2 import PasswordHasher
 from server_harness import Client, clients
+from sqlalchemy import create_engine, select
+
+from nekobako.store.database import normalize_url
+from nekobako.store.schema import users
+
+
+def _stored_hash(database_url: str, user_id: int) -> str:
+    engine = create_engine(normalize_url(database_url))
+    try:
+        with engine.connect() as conn:
+            return conn.execute(select(users.c.password_hash).where(users.c.id == user_id)).scalar_one()
+    finally:
+        engine.dispose()
 
 
 def test_signup_login_logout_and_guests(server) -> None:
@@ -14,6 +28,9 @@ def test_signup_login_logout_and_guests(server) -> None:
         cookie = response.headers["set-cookie"].lower()
         assert "httponly" in cookie and "samesite=lax" in cookie and "nekobako_session=" in cookie
         assert alice.ok(alice.get("/api/auth/me")) == user
+        stored = _stored_hash(server.database_url, user["id"])  # argon2id, salted, never the password
+        assert stored.startswith("$argon2id$") and "correct horse" not in stored
+        assert PasswordHasher().verify(stored, "correct horse")
 
         # names are unique ignoring case, for accounts and for guests alike
         taken = again.post("/api/auth/signup", {"name": "alice", "password": "another one"})
