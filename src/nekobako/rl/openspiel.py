@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -102,33 +101,45 @@ class NekobakoGame(pyspiel.Game):
 
 
 class Progress:
-    """The mutable part of a state: the engine state, the cards of a deal being drawn, and the
-    information lines of each seat then of a spectator (what everyone saw). pyspiel clones a
-    Python state by deep-copying its attributes; this copies itself with `State.clone`."""
+    """The mutable part of a state: the engine state and the cards of a deal being drawn. pyspiel
+    clones a Python state by deep-copying its attributes; this copies itself with `State.clone`.
 
-    __slots__ = ("dealt", "engine", "lines", "seen_events", "seen_history")
+    Information lines are written when asked for, from the engine's history; `before` holds the
+    lines of each seat (then of a spectator) from before a resample, whose world has no history.
+    """
 
-    def __init__(self, engine: State, lines: list[list[str]]):
+    __slots__ = ("before", "dealt", "engine", "from_events", "from_history", "left")
+
+    def __init__(self, engine: State, before: tuple[tuple[str, ...], ...]):
         self.engine = engine
         self.dealt: list[int] = []
-        self.lines = lines
-        self.seen_history = len(engine.history)
-        self.seen_events = len(engine.events)
+        self.left: list[int] | None = None  # while dealing: copies left of each card
+        self.before = before
+        self.from_history = len(engine.history)
+        self.from_events = len(engine.events)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Progress:
-        new = Progress(self.engine.clone(), [list(lines) for lines in self.lines])
+        new = Progress(self.engine.clone(), self.before)
         new.dealt = list(self.dealt)
-        new.seen_history, new.seen_events = self.seen_history, self.seen_events
+        new.left = None if self.left is None else list(self.left)
+        new.from_history, new.from_events = self.from_history, self.from_events
         return new
+
+    def lines(self, viewer: int, seat: int | None) -> list[str]:
+        """What `seat` saw (`viewer` indexes `before`: the seat, or the spectator's last slot)."""
+        engine = self.engine
+        history, events = engine.history, engine.events
+        new = merged_lines(engine.game, history, self.from_history, events, self.from_events, seat)
+        return [*self.before[viewer], *(text for _, text in new)]
 
 
 class NekobakoState(pyspiel.State):
     """An OpenSpiel state over one engine state (see `Progress`)."""
 
-    def __init__(self, game: NekobakoGame, engine: State, lines: list[list[str]] | None = None):
+    def __init__(self, game: NekobakoGame, engine: State, before: tuple[tuple[str, ...], ...] | None = None):
         super().__init__(game)
         self.enc = game.encoding
-        self.p = Progress(engine, lines if lines is not None else [[] for _ in range(self.enc.players + 1)])
+        self.p = Progress(engine, before or ((),) * (self.enc.players + 1))
 
     # -- the game tree ------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -142,44 +153,43 @@ class NekobakoState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         enc = self.enc
-        deck = enc.deck(self.p.engine)
-        if deck is not None:
-            left = Counter(deck[0])
-            left.subtract(self.p.dealt)
-            total = sum(left.values())
+        left = self._cards_left()
+        if left is not None:
+            total = sum(left)
             base = len(enc.chance_actions)
-            return [(base + card, count / total) for card, count in sorted(left.items()) if count > 0]
+            return [(base + card, count / total) for card, count in enumerate(left) if count]
         outcomes = self.p.engine.chance_outcomes() or ()
         ids = enc.chance_ids
         return sorted((ids[str(a)], p) for a, p in outcomes)
+
+    def _cards_left(self) -> list[int] | None:
+        """Copies left of each card while chance deals (None otherwise)."""
+        if self.p.left is None:
+            deck = self.enc.deck(self.p.engine)
+            if deck is None:
+                return None
+            self.p.left = [0] * self.enc.card_ids
+            for card in deck[0]:
+                self.p.left[card] += 1
+        return self.p.left
 
     def _apply_action(self, action: int) -> None:
         enc, engine = self.enc, self.p.engine
         to_move = engine.to_move
         if to_move and to_move[0] == CHANCE:
-            deck = enc.deck(engine)
-            if deck is not None:
-                self.p.dealt.append(action - len(enc.chance_actions))
-                if len(self.p.dealt) < deck[1]:
+            left = self._cards_left()
+            if left is not None:
+                card = action - len(enc.chance_actions)
+                left[card] -= 1
+                self.p.dealt.append(card)
+                if len(self.p.dealt) < enc.deck(engine)[1]:  # type: ignore[index]
                     return
                 engine.apply(CHANCE, enc.deal_from(engine, self.p.dealt))
-                self.p.dealt = []
+                self.p.dealt, self.p.left = [], None
             else:
                 engine.apply(CHANCE, enc.chance_actions[action])
         else:
             engine.apply(to_move[0], enc.actions[action])
-        self._record()
-
-    def _record(self) -> None:
-        """Append what each seat (and a spectator) saw of the newly applied entries and events."""
-        engine, game = self.p.engine, self.enc.game
-        history, events = engine.history, engine.events
-        for viewer, lines in enumerate(self.p.lines):
-            seat = viewer if viewer < self.enc.players else None
-            lines.extend(
-                text for _, text in merged_lines(game, history, self.p.seen_history, events, self.p.seen_events, seat)
-            )
-        self.p.seen_history, self.p.seen_events = len(history), len(events)
 
     def _action_to_string(self, player: int, action: int) -> str:
         enc = self.enc
@@ -195,11 +205,11 @@ class NekobakoState(pyspiel.State):
         return self.p.engine.returns() if self.p.engine.is_over() else [0.0] * self.enc.players
 
     def __str__(self) -> str:
-        return "\n".join(self.p.lines[-1][-12:]) or self.enc.header(None)
+        return "\n".join(self.p.lines(self.enc.players, None)[-12:]) or self.enc.header(None)
 
     # -- information --------------------------------------------------------------------------------
     def information_string(self, player: int) -> str:
-        lines = [self.enc.header(player), *self.p.lines[player]]
+        lines = [self.enc.header(player), *self.p.lines(player, player)]
         tail = self.enc.pending(self.p.engine, player)
         if tail:
             lines.append(tail)
@@ -211,9 +221,10 @@ class NekobakoState(pyspiel.State):
             raise pyspiel.SpielError("cannot resample in the middle of a deal")
         rng = random.Random(int(probability_sampler() * 2**53))
         world = self.enc.game.determinize(self.p.engine.view(player_id), rng)
-        lines = [list(self.p.lines[-1]) for _ in self.p.lines]
-        lines[player_id] = list(self.p.lines[player_id])
-        return NekobakoState(self.get_game(), world, lines)
+        public = tuple(self.p.lines(self.enc.players, None))
+        before = [public] * (self.enc.players + 1)
+        before[player_id] = tuple(self.p.lines(player_id, player_id))
+        return NekobakoState(self.get_game(), world, tuple(before))
 
 
 class Observer:
