@@ -68,12 +68,12 @@ class NekobakoAEC(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         table.state.apply(self._seats[agent], table.encoding.action(int(action)))  # type: ignore[arg-type]
         table.play_chance()
-        if table.state.is_over():
+        self._select()
+        if table.state.is_over():  # rewards are all 0 before the end: nothing to accumulate
             for agent_, value in zip(self.possible_agents, table.state.returns(), strict=True):
                 self.rewards[agent_] = value
                 self.terminations[agent_] = True
-        self._select()
-        self._accumulate_rewards()
+            self._accumulate_rewards()
         if self.render_mode == "ansi":
             self.render()
 

@@ -24,6 +24,7 @@ class Table:
         self.options = self.game.options(options, players)
         self.encoding: Encoding = encoding_for(game, players, self.options)
         self.rng = random.Random()
+        self.masks: dict[tuple[int, ...], np.ndarray] = {}
         self.state: State = self.game.new_initial_state(players, self.options)
 
     def reset(self, seed: int | None) -> None:
@@ -49,10 +50,18 @@ class Table:
         return out
 
     def action_mask(self, seat: int) -> np.ndarray:
-        mask = np.zeros(self.encoding.num_actions, np.int8)
-        if seat in self.state.to_move:
-            mask[self.encoding.legal_ids(self.state, seat)] = 1
-        return mask
+        """Legal ids as 0/1. Masks repeat (the same few legal sets come back all game), so each
+        distinct one is built once and copied."""
+        if seat not in self.state.to_move:
+            return np.zeros(self.encoding.num_actions, np.int8)
+        ids = tuple(self.encoding.legal_ids(self.state, seat))
+        mask = self.masks.get(ids)
+        if mask is None:
+            mask = np.zeros(self.encoding.num_actions, np.int8)
+            mask[list(ids)] = 1
+            if len(self.masks) < 20_000:
+                self.masks[ids] = mask
+        return mask.copy()
 
     def render(self, seat: int | None) -> str:
         """The terminal board of `seat`'s view (a spectator's for None), as plain text."""

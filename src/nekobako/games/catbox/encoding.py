@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from ...engine import Game, Options
 from ...engine.encoding import Encoding, Layout
 from .actions import DISCARDS, PLAYS, PREDICTS, CatboxAction, Deal, Start
@@ -22,7 +24,7 @@ from .state import CatboxState
 
 PHASES = ("deal", "discard", "predict", "play", "over")
 _PHASE_INDEX = (0, 0, 1, 2, 3, 4)  # state phase (start, deal, discard, predict, play, over) → PHASES
-_SET_BITS = tuple(tuple(c for c in range(4) if m >> c & 1) for m in range(16))
+_BITS4 = tuple(bytes(m >> c & 1 for c in range(4)) for m in range(16))
 
 
 class CatboxEncoding(Encoding):
@@ -60,6 +62,7 @@ class CatboxEncoding(Encoding):
             ]
         )
 
+
     def enumerate_actions(self) -> Iterable[CatboxAction]:
         k = self.numbers
         yield from (DISCARDS[n] for n in range(1, k + 1))
@@ -75,76 +78,76 @@ class CatboxEncoding(Encoding):
 
     # -- observations ------------------------------------------------------------------------------
     def observe(self, state: CatboxState, seat: int, out: Any) -> None:  # type: ignore[override]
-        # Writes are collected in lists and stored by two fancy-index assignments: one numpy item
-        # assignment costs as much as a dozen list appends.
+        # Small values are written into a bytearray and converted in one numpy call: a bytearray
+        # item costs a fraction of a numpy item, and converting a list of Python numbers costs
+        # more than the writes. Scores (which may exceed a byte) are written after.
         at, n, k = self.layout.at, self.players, self.numbers
         phase = state.phase
-        ones = [at["you"] + seat, at["phase"] + _PHASE_INDEX[phase], at["round"] + state.round - 1]
-        ones.append(at["start_player"] + state.start)
+        v = bytearray(self.layout.size)
+        v[at["you"] + seat] = 1
+        v[at["phase"] + _PHASE_INDEX[phase]] = 1
+        v[at["round"] + state.round - 1] = 1
+        v[at["start_player"] + state.start] = 1
         base = at["to_move"]
-        ones += [base + s for s in state.to_move_ if s >= 0]
-        where: list[int] = []
-        value: list[float] = []
+        for s in state.to_move_:
+            if s >= 0:
+                v[base + s] = 1
         hand = state.hands[seat] >> NIBBLE
         base = at["hand"]
         while hand:
-            if hand & 15:
-                where.append(base)
-                value.append(hand & 15)
+            v[base] = hand & 15
             hand >>= NIBBLE
             base += 1
         discards = state.discards
         if discards[seat]:
-            ones.append(at["discard"] + discards[seat] - 1)
+            v[at["discard"] + discards[seat] - 1] = 1
         width = 2 + n
         base = at["board"]
-        for plane, mask in enumerate((self.table.observed_cells, state.blocked, *state.owned)):
+        for plane, mask in enumerate((self.table.observed_cells, state.blocked, *state.owned), base):
             while mask:
                 low = mask & -mask
-                ones.append(base + (low.bit_length() - 1) * width + plane)
+                v[plane + (low.bit_length() - 1) * width] = 1
                 mask ^= low
         base = at["x_tokens"]
-        for s, xs in enumerate(state.xs):
-            ones += [base + 4 * s + c for c in _SET_BITS[xs]]
-        base, v = at["predictions"], len(self.values)
-        for s, p in enumerate(state.predictions):
+        for xs in state.xs:
+            v[base : base + 4] = _BITS4[xs]
+            base += 4
+        base, values = at["predictions"], self.values
+        for p in state.predictions:
             if p:
-                ones.append(base + s * v + self.values.index(p))
+                v[base + values.index(p)] = 1
+            base += len(values)
         base = at["trick"]
         for s, play in state.trick:
-            ones.append(base + s * (k + 4) + play.number - 1)
-            ones.append(base + s * (k + 4) + k + play.colour)
+            v[base + s * (k + 4) + play.number - 1] = 1
+            v[base + s * (k + 4) + k + play.colour] = 1
         if phase == 4:  # play
-            ones.append(at["leader"] + state.leader)
+            v[at["leader"] + state.leader] = 1
         if state.red_broken:
-            ones.append(at["red_broken"])
+            v[at["red_broken"]] = 1
         dealt = self.table.setup.dealt
         base, counts = at["discarded"], at["hand_counts"]
         for s in range(n):
             if state.hands[s]:  # every card played left a token: no need to unpack the hand
-                where.append(counts + s)
-                value.append(dealt - (discards[s] != 0) - state.owned[s].bit_count())
+                v[counts + s] = dealt - (discards[s] != 0) - state.owned[s].bit_count()
             if discards[s]:
-                ones.append(base + s)
+                v[base + s] = 1
         if state.paradox >= 0:
-            ones.append(at["paradox"] + state.paradox)
+            v[at["paradox"] + state.paradox] = 1
         for c in state.revealed:
-            where.append(at["centre"] + c - 1)
-            value.append(state.revealed.count(c))
-        where += range(at["tricks"], at["tricks"] + n)
-        value += state.tricks
-        where += range(at["scores"], at["scores"] + n)
-        value += state.totals
+            v[at["centre"] + c - 1] += 1
+        base = at["tricks"]
+        v[base : base + n] = bytes(state.tricks)
+        base = at["winners"]
+        for s in state.winners_:
+            v[base + s] = 1
+        out[:] = np.frombuffer(v, np.uint8)
+        base = at["scores"]
+        out[base : base + n] = state.totals
         base = at["round_scores"]
         for row in state.scores_by_round:
-            where += range(base, base + n)
-            value += row
+            out[base : base + n] = row
             base += n
-        base = at["winners"]
-        ones += [base + s for s in state.winners_]
-        out.fill(0)
-        out[ones] = 1
-        out[where] = value
 
     def observe_view(self, view: Mapping[str, Any]) -> list[float]:
         at, n, k = self.layout.at, self.players, self.numbers

@@ -123,58 +123,59 @@ class CatopompEncoding(Encoding):
     # -- observations ------------------------------------------------------------------------------
     def observe(self, state: CatopompState, seat: int, out: Any) -> None:  # type: ignore[override]
         at, n = self.layout.at, self.players
-        out.fill(0)
-        out[at["you"] + seat] = 1
+        v = bytearray(self.layout.size)  # every value fits a byte: one numpy conversion at the end
+        v[at["you"] + seat] = 1
         for s in state.to_move:
             if s >= 0:
-                out[at["to_move"] + s] = 1
+                v[at["to_move"] + s] = 1
         phase = state.phase
-        out[at["phase"] + phase] = 1
-        out[at["round"]] = state.round
-        out[at["start_player"] + state.start_player] = 1
+        v[at["phase"] + phase] = 1
+        v[at["round"]] = state.round
+        v[at["start_player"] + state.start_player] = 1
         if phase in (PLAY, BURY):
-            out[at["current"] + state.current] = 1
+            v[at["current"] + state.current] = 1
         base = at["hand"]
-        out[base : base + CARDS] = state.hands[seat][1:]
-        out[at["hand_counts"] : at["hand_counts"] + n] = state.hand_n
+        v[base : base + CARDS] = bytes(state.hands[seat][1:])
+        v[at["hand_counts"] : at["hand_counts"] + n] = bytes(state.hand_n)
         base = at["hell"]
         for s, hell in enumerate(state.hells):
             if state.hell_n[s]:
-                out[base + s * CARDS : base + s * CARDS + CARDS] = hell[1:]
+                v[base + s * CARDS : base + s * CARDS + CARDS] = bytes(hell[1:])
         table = state.table
         if table is not None:
-            out[at["table"]] = 1
-            out[at["table_owner"] + state.table_owner] = 1
+            v[at["table"]] = 1
+            v[at["table_owner"] + state.table_owner] = 1
             base = at["table_cards"] - 1
             for c in table.table_cards:
-                out[base + c] += 1
-            out[at["table_dice"]] = table.dice_value
-            out[at["table_combo"] + _COMBO_INDEX[_combo(table)]] = 1
-            out[at["table_size"]] = table.size
-            out[at["table_rank"]] = table.rank
-            out[at["table_hell"]] = table.hell
-        out[at["centre"] : at["centre"] + 6] = state.centre[1:]
+                v[base + c] += 1
+            v[at["table_dice"]] = table.dice_value
+            v[at["table_combo"] + _COMBO_INDEX[_combo(table)]] = 1
+            v[at["table_size"]] = table.size
+            v[at["table_rank"]] = table.rank
+            v[at["table_hell"]] = table.hell
+        v[at["centre"] : at["centre"] + 6] = bytes(state.centre[1:])
         spare_open = phase == SPARE
         for s in range(n):
             for face in state.used[s]:
-                out[at["used"] + s * 6 + face - 1] += 1
+                v[at["used"] + s * 6 + face - 1] += 1
             face = state.spare[s]
             if face and not (spare_open and s != seat):
-                out[at["spare"] + s * 6 + face - 1] = 1
+                v[at["spare"] + s * 6 + face - 1] = 1
             if state.used[s]:
-                out[at["boost_used"] + s] = 1
+                v[at["boost_used"] + s] = 1
             if phase > SPARE and not (state.hand_n[s] + state.hell_n[s]):
-                out[at["out"] + s] = 1
+                v[at["out"] + s] = 1
             if state.passed >> s & 1:
-                out[at["passed"] + s] = 1
+                v[at["passed"] + s] = 1
         for s in state.spare_holders:
-            out[at["spare_holders"] + s] = 1
-        out[at["gems"] : at["gems"] + n] = state.gems
+            v[at["spare_holders"] + s] = 1
+        v[at["gems"] : at["gems"] + n] = bytes(state.gems)
         if state.transfer_to >= 0:
-            out[at["transfer_to"] + state.transfer_to] = 1
-        out[at["removed"] : at["removed"] + CARDS] = state.removed[1:]
+            v[at["transfer_to"] + state.transfer_to] = 1
+        v[at["removed"] : at["removed"] + CARDS] = bytes(state.removed[1:])
         for s in state.winners():
-            out[at["winners"] + s] = 1
+            v[at["winners"] + s] = 1
+        out[:] = np.frombuffer(v, np.uint8)
 
     def observe_view(self, view: Mapping[str, Any]) -> list[float]:
         at, n = self.layout.at, self.players
