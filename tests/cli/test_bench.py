@@ -25,11 +25,18 @@ def test_quick_json_has_the_issue_shape():
     assert set(data["throughput"]["catopomp"]) == {"2", "4"}
     assert set(data["ismcts"]) == {"catbox", "catopomp"}
     assert set(data["solver"]) == {"9", "10", "12"}
+    assert {g: set(counts) for g, counts in data["rl"].items()} == {
+        "shutbox": {"2"},
+        "catbox": {"4"},
+        "catopomp": {"4"},
+    }
+    assert data["targets"]["rl"] == {"catbox": 20_000, "catopomp": 10_000}
     figures = [("throughput." + g + "." + p, v) for g, counts in data["throughput"].items() for p, v in counts.items()]
     figures += [("ismcts." + g, v) for g, v in data["ismcts"].items()]
     figures += [("solver." + t, v) for t, v in data["solver"].items()]
-    # every part exists, so every figure is a real measurement: a crashing benchmark (reported as
-    # missing, see the next test) fails here
+    figures += [("rl." + g + "." + p, v) for g, counts in data["rl"].items() for p, v in counts.items()]
+    # every part exists (the test extra installs the rl one), so every figure is a real
+    # measurement: a crashing benchmark (reported as missing, see the next test) fails here
     assert data["missing"] == {}
     for path, value in figures:
         assert isinstance(value, numbers.Real) and value > 0, (path, value)
@@ -42,6 +49,7 @@ def test_a_missing_part_is_reported_not_fatal(monkeypatch):
     monkeypatch.setattr(bench, "ismcts_rate", broken)
     monkeypatch.setattr(bench, "SOLVER_TILES", (9,))
     monkeypatch.setattr(bench, "THROUGHPUT_CASES", {"shutbox": (2,)})
+    monkeypatch.setattr(bench, "RL_CASES", {"shutbox": 1})
     seen = []
     result = bench.run(bench.QUICK, lambda step, n: seen.append((step.key, n)))
     assert result["ismcts"] == {"catbox": None, "catopomp": None}

@@ -1,4 +1,5 @@
-"""`nekobako bench [--json] [--quick]`: how fast the engine, ISMCTS and the solver run here.
+"""`nekobako bench [--json] [--quick]`: how fast the engine, ISMCTS, the solver and the RL envs
+run here.
 
 The measuring code is `nekobako.sim.bench` (so the installed command works from any directory);
 `benchmarks/` holds runnable scripts and notes that call it.
@@ -27,7 +28,7 @@ def bench_command(
     quick: bool = typer.Option(False, "--quick", help="One tiny repeat of everything (checks, not figures)."),
     lang: str = typer.Option("en", "--lang", help="en or ja, for the table."),
 ) -> None:
-    """Measure playout throughput, ISMCTS iterations/s and solver time on one core."""
+    """Measure playout throughput, ISMCTS iterations/s, solver time and RL env steps/s on one core."""
     settings = bench.QUICK if quick else bench.FULL
     err = Console(stderr=True)
     with Progress(
@@ -106,9 +107,9 @@ def print_result(result: dict[str, Any], quick: bool, lang: str = "en") -> None:
     table.add_column(w["result"])
     for step in bench.plan(bench.QUICK):
         path = f"{step.section}.{step.key}"
-        if step.section == "throughput":
+        if step.section in ("throughput", "rl"):
             game, players = step.key.split(".")
-            value = result["throughput"][game][players]
+            value = result[step.section][game][players]
         else:
             value = result[step.section][step.key]
         target = "" if step.target is None else f"≥ {step.target:,.0f}"

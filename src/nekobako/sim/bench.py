@@ -8,7 +8,10 @@ measurement that raises is reported as missing, with its reason, instead of fail
   `sample_chance`, i.e. `engine.random_playout`), in actions applied per second, chance included;
 * ISMCTS: iterations per second of `make_bot("ismcts", iterations=1000)` choosing the first
   decision of a round (after the deal);
-* solver: seconds to solve Shut the Box from scratch (caches cleared) for 9, 10 and 12 tiles.
+* solver: seconds to solve Shut the Box from scratch (caches cleared) for 9, 10 and 12 tiles;
+* rl: agent-steps per CPU second of the PettingZoo env (`nekobako.rl.pettingzoo`, needs the `rl`
+  extra) under a random policy reading the action mask: observation, mask, step, chance. CPU time
+  of this process, not wall time, so other work on a shared machine does not lower the figure.
 """
 
 from __future__ import annotations
@@ -29,11 +32,14 @@ from ..engine import fill_chance, get_game, random_playout
 THROUGHPUT_CASES: dict[str, tuple[int, int]] = {"shutbox": (2, 12), "catbox": (2, 5), "catopomp": (2, 4)}
 ISMCTS_CASES: dict[str, int] = {"catbox": 4, "catopomp": 4}
 SOLVER_TILES: tuple[int, ...] = (9, 10, 12)
+RL_CASES: dict[str, int] = {"shutbox": 2, "catbox": 4, "catopomp": 4}
 
 THROUGHPUT_TARGETS: dict[str, float] = {"shutbox": 500_000, "catbox": 150_000, "catopomp": 50_000}
 """Actions per second, at every player count (issue 7)."""
 ISMCTS_TARGETS: dict[str, float] = {"catbox": 2_000}
 """Iterations per second (issue 7 sets one for 4-player Cat in the Box only)."""
+RL_TARGETS: dict[str, float] = {"catbox": 20_000, "catopomp": 10_000}
+"""PettingZoo agent-steps per second with a random policy (issue 15)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +142,33 @@ def solver_seconds(tiles: int) -> float:
     return time.perf_counter() - start
 
 
+def rl_rate(game: str, players: int, seconds: float, seed: int = 0) -> float:
+    """Agent-steps per CPU second of the PettingZoo env: the loop a researcher writes, with a
+    uniformly random legal id from the observation's action mask."""
+    import numpy as np
+
+    from ..rl.pettingzoo import env as make_env
+
+    env = make_env(game, players)
+    rng = random.Random(seed)
+    steps = 0
+    env.reset(seed=seed)
+    start = time.process_time()
+    while True:
+        for _agent in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[int(rng.random() * len(legal))]))
+            steps += 1
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return steps / elapsed
+        env.reset()
+
+
 # -- the whole run ---------------------------------------------------------------------------------
 @dataclass
 class Step:
@@ -186,6 +219,18 @@ def plan(settings: Settings) -> list[Step]:
                 ISMCTS_TARGETS.get(game),
             )
         )
+    for game, players in RL_CASES.items():
+        steps.append(
+            Step(
+                "rl",
+                f"{game}.{players}",
+                f"{game} {players}p PettingZoo random policy",
+                lambda r, g=game, p=players: rl_rate(g, p, settings.seconds, seed=r),
+                settings.repeats,
+                "agent-steps/s",
+                RL_TARGETS.get(game),
+            )
+        )
     for tiles in SOLVER_TILES:
         steps.append(
             Step(
@@ -214,10 +259,16 @@ def run(settings: Settings = FULL, on_progress: Callable[[Step, int], None] | No
         "throughput": {game: {str(p): None for p in counts} for game, counts in THROUGHPUT_CASES.items()},
         "ismcts": dict.fromkeys(ISMCTS_CASES),
         "solver": {str(t): None for t in SOLVER_TILES},
-        "targets": {"throughput": dict(THROUGHPUT_TARGETS), "ismcts": dict(ISMCTS_TARGETS)},
+        "rl": {game: {str(players): None} for game, players in RL_CASES.items()},
+        "targets": {"throughput": dict(THROUGHPUT_TARGETS), "ismcts": dict(ISMCTS_TARGETS), "rl": dict(RL_TARGETS)},
         "pass": {},
         "missing": {},
-        "repeats": {"throughput": settings.repeats, "ismcts": settings.repeats, "solver": settings.solver_repeats},
+        "repeats": {
+            "throughput": settings.repeats,
+            "ismcts": settings.repeats,
+            "solver": settings.solver_repeats,
+            "rl": settings.repeats,
+        },
     }
     with one_core() as core:
         result["core"] = core
@@ -235,9 +286,9 @@ def run(settings: Settings = FULL, on_progress: Callable[[Step, int], None] | No
                 report(step, step.repeats - len(values))
                 continue
             value = statistics.median(values)
-            if step.section == "throughput":
+            if step.section in ("throughput", "rl"):
                 game, players = step.key.split(".")
-                result["throughput"][game][players] = value
+                result[step.section][game][players] = value
             else:
                 result[step.section][step.key] = value
             if step.target is not None:

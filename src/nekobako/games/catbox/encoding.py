@@ -62,7 +62,6 @@ class CatboxEncoding(Encoding):
             ]
         )
 
-
     def enumerate_actions(self) -> Iterable[CatboxAction]:
         k = self.numbers
         yield from (DISCARDS[n] for n in range(1, k + 1))
