@@ -106,6 +106,26 @@ def test_any_game_every_legal_action_has_an_id(seed, case) -> None:
             enc.legal_ids(state, mover)  # a KeyError here is a play missing from the space
 
 
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_whole_games_fit_the_length_bound_and_the_information_tensor(name, players, options) -> None:
+    enc = encoding(name, players, **options)
+    for seed in range(3):
+        *_, (state, _) = walk(name, players, options, seed, limit=10_000)
+        assert state.is_over()
+        steps = sum(_cards(a) if hasattr(a, "hands") else 1 for _, a in state.history)  # a deal: a step per card
+        assert steps <= enc.max_length()
+        out = np.empty(enc.information_size, np.float32)
+        for seat in range(players):
+            enc.information_tensor(state, seat, out)
+            codes = enc.history_codes(state.history, seat)
+            assert out[enc.size : enc.size + len(codes)].tolist() == codes
+            assert not out[enc.size + len(codes) :].any()
+
+
+def _cards(deal) -> int:
+    return sum(len(h) for h in deal.hands) + len(getattr(deal, "reveal", ())) + len(getattr(deal, "hidden", ()))
+
+
 @pytest.mark.parametrize(("game", "players"), [("catbox", 2), ("catbox", 4), ("catopomp", 3), ("catopomp", 4)])
 def test_hidden_cards_never_reach_a_tensor_or_a_string(game, players, position) -> None:
     from bots.test_no_peeking import altered_states
@@ -122,6 +142,7 @@ def test_hidden_cards_never_reach_a_tensor_or_a_string(game, players, position) 
             enc.observe(other, seat, there)
             assert np.array_equal(here, there)
             assert enc.information_state(state, seat) == enc.information_state(other, seat)
+            assert enc.history_codes(state.history, seat) == enc.history_codes(other.history, seat)
             assert enc.legal_ids(state, seat) == enc.legal_ids(other, seat)
             # the other seats' hidden cards did change, and their strings show it
             assert any(

@@ -76,6 +76,9 @@ def test_information_state_strings_follow_the_encoding(name: str, players: int) 
             tensor = np.empty(enc.size, np.float32)
             enc.observe(state.p.engine, state.current_player(), tensor)
             assert state.observation_tensor() == pytest.approx(tensor.tolist())
+            information = np.empty(enc.information_size, np.float32)
+            enc.information_tensor(state.p.engine, state.current_player(), information)
+            assert state.information_state_tensor() == pytest.approx(information.tolist())
         state.apply_action(int(rng.choice(state.legal_actions())))
         steps += 1
 
@@ -96,6 +99,7 @@ def test_resampled_worlds_keep_the_seat_information_state(name: str, players: in
         world = state.resample_from_infostate(seat, sampler)
         assert world.information_state_string(seat) == state.information_state_string(seat)
         assert world.observation_tensor(seat) == state.observation_tensor(seat)
+        assert world.information_state_tensor(seat) == state.information_state_tensor(seat)
         assert world.legal_actions() == state.legal_actions()
         checked += 1
         state.apply_action(int(rng.choice(state.legal_actions())))

@@ -154,6 +154,45 @@ class Encoding(ABC):
             lines.append(tail)
         return "\n".join(lines)
 
+    def history_codes(self, history: Sequence[tuple[int, Action]], seat: int | None) -> list[int]:
+        """History entries as `seat` sees them, two integers each: who (0 chance, 1 + seat) and
+        what (0 hidden, else 1 + the action's id, or 1 + its chance id for chance). A deal is one
+        pair per card `seat` sees dealt (its hand, then any revealed cards), as the card's chance
+        id, so the pairs never outnumber the steps of `max_length`."""
+        codes: list[int] = []
+        ids, chance_ids, redact = self.ids, self.chance_ids, self.game.redact
+        cards = len(self.chance_actions) + 1
+        for actor, action in history:
+            if actor == CHANCE:
+                hands = getattr(action, "hands", None)
+                if hands is None:
+                    codes += (0, chance_ids[str(action)] + 1)
+                    continue
+                seen = [*(hands[seat] if seat is not None else ()), *getattr(action, "reveal", ())]
+                for card in seen:
+                    codes += (0, cards + card)
+                if not seen:
+                    codes += (0, 0)
+            else:
+                text = str(action)
+                codes += (actor + 1, ids[text] + 1 if redact(actor, action, seat) == text else 0)
+        return codes
+
+    @property
+    def information_size(self) -> int:
+        """The information-state tensor: the observation, then `history_codes` padded with zeros
+        to two per step of the longest game."""
+        return self.layout.size + 2 * self.max_length()
+
+    def information_tensor(self, state: State, seat: int, out: Any) -> None:
+        """Write the information-state tensor of `seat` into `out` (a float array of
+        `information_size`): the observation, then the history codes, zero-padded."""
+        size = self.layout.size
+        self.observe(state, seat, out[:size])
+        codes = self.history_codes(state.history, seat)
+        out[size:] = 0
+        out[size : size + len(codes)] = codes
+
     # -- chance ----------------------------------------------------------------------------------
     def enumerate_chance(self) -> Iterable[Action]:
         """Chance outcomes listed with ids (start player, dice); cards dealt are `deck` ids."""

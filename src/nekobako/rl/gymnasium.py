@@ -67,11 +67,13 @@ class NekobakoEnv(gym.Env[Any, Any]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=seed)
-        draw = self.np_random.integers(0, 2**62, size=2)
-        self.table.reset(int(draw[0]))
-        self.bot_rng = random.Random(int(draw[1]))
-        self._play_others()
-        return self._observation(), self._info()
+        while True:  # a game that ends before the learner's first decision (a box shut) is dealt again
+            draw = self.np_random.integers(0, 2**62, size=2)
+            self.table.reset(int(draw[0]))
+            self.bot_rng = random.Random(int(draw[1]))
+            self._play_others()
+            if not self.table.state.is_over():
+                return self._observation(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
         table = self.table

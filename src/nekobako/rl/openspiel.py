@@ -29,6 +29,8 @@ from ..engine import CHANCE, Game, State, get_game
 from ..engine.encoding import Encoding, encoding_for, merged_lines
 
 DEFAULT_PLAYERS = {"shutbox": 2, "catbox": 4, "catopomp": 4}
+Past = tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]
+"""Per seat, then a spectator: (information lines, history codes) from before a resample."""
 _HIDDEN_VIEW_KEYS = ("history", "events", "seq", "legal")
 
 
@@ -62,7 +64,7 @@ def _game_type(game: Game) -> pyspiel.GameType:
         max_num_players=game.max_players,
         min_num_players=game.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameters(game),
@@ -104,13 +106,14 @@ class Progress:
     """The mutable part of a state: the engine state and the cards of a deal being drawn. pyspiel
     clones a Python state by deep-copying its attributes; this copies itself with `State.clone`.
 
-    Information lines are written when asked for, from the engine's history; `before` holds the
-    lines of each seat (then of a spectator) from before a resample, whose world has no history.
+    Information lines and history codes are written when asked for, from the engine's history;
+    `before` holds, for each seat then a spectator, the lines and codes from before a resample,
+    whose world has no history.
     """
 
     __slots__ = ("before", "dealt", "engine", "from_events", "from_history", "left")
 
-    def __init__(self, engine: State, before: tuple[tuple[str, ...], ...]):
+    def __init__(self, engine: State, before: Past):
         self.engine = engine
         self.dealt: list[int] = []
         self.left: list[int] | None = None  # while dealing: copies left of each card
@@ -130,16 +133,20 @@ class Progress:
         engine = self.engine
         history, events = engine.history, engine.events
         new = merged_lines(engine.game, history, self.from_history, events, self.from_events, seat)
-        return [*self.before[viewer], *(text for _, text in new)]
+        return [*self.before[viewer][0], *(text for _, text in new)]
+
+    def codes(self, encoding: Encoding, viewer: int, seat: int | None) -> list[int]:
+        """`Encoding.history_codes` of what `seat` saw, those from before a resample first."""
+        return [*self.before[viewer][1], *encoding.history_codes(self.engine.history[self.from_history :], seat)]
 
 
 class NekobakoState(pyspiel.State):
     """An OpenSpiel state over one engine state (see `Progress`)."""
 
-    def __init__(self, game: NekobakoGame, engine: State, before: tuple[tuple[str, ...], ...] | None = None):
+    def __init__(self, game: NekobakoGame, engine: State, before: Past | None = None):
         super().__init__(game)
         self.enc = game.encoding
-        self.p = Progress(engine, before or ((),) * (self.enc.players + 1))
+        self.p = Progress(engine, before or (((), ()),) * (self.enc.players + 1))
 
     # -- the game tree ------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -221,24 +228,39 @@ class NekobakoState(pyspiel.State):
             raise pyspiel.SpielError("cannot resample in the middle of a deal")
         rng = random.Random(int(probability_sampler() * 2**53))
         world = self.enc.game.determinize(self.p.engine.view(player_id), rng)
-        public = tuple(self.p.lines(self.enc.players, None))
+        spectator = self.enc.players
+        public = (tuple(self.p.lines(spectator, None)), tuple(self.p.codes(self.enc, spectator, None)))
         before = [public] * (self.enc.players + 1)
-        before[player_id] = tuple(self.p.lines(player_id, player_id))
+        before[player_id] = (
+            tuple(self.p.lines(player_id, player_id)),
+            tuple(self.p.codes(self.enc, player_id, player_id)),
+        )
         return NekobakoState(self.get_game(), world, tuple(before))
 
 
 class Observer:
-    """OpenSpiel's PyObserver: the encoding's tensor; strings are the perfect-recall information
-    state (`perfect_recall`) or the position part of the seat's view."""
+    """OpenSpiel's PyObserver. Perfect recall: the encoding's information tensor (observation,
+    then the history codes) and string; otherwise the observation tensor and the position part
+    of the seat's view as JSON."""
 
     def __init__(self, encoding: Encoding, perfect_recall: bool):
         self.encoding = encoding
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(encoding.size, np.float32)
+        size = encoding.size
+        self.tensor = np.zeros(encoding.information_size if perfect_recall else size, np.float32)
         self.dict = {f.name: self.tensor[f.offset : f.offset + f.size] for f in encoding.layout.fields}
+        if perfect_recall:
+            self.dict["history"] = self.tensor[size:].reshape(-1, 2)
 
     def set_from(self, state: NekobakoState, player: int) -> None:
-        self.encoding.observe(state.p.engine, player, self.tensor)
+        if self.perfect_recall:
+            size = self.encoding.size
+            self.encoding.observe(state.p.engine, player, self.tensor[:size])
+            codes = state.p.codes(self.encoding, player, player)
+            self.tensor[size:] = 0
+            self.tensor[size : size + len(codes)] = codes
+        else:
+            self.encoding.observe(state.p.engine, player, self.tensor)
 
     def string_from(self, state: NekobakoState, player: int) -> str:
         if self.perfect_recall:
