@@ -114,16 +114,16 @@ def main() -> None:
     openspiel.register()
     game = pyspiel.load_game("nekobako_catbox", {"players": 4})
     simulations, rate = calibrate(game, args.seconds, args.seed)
-    print(f"OpenSpiel ISMCTS: {rate:.0f} simulations/s → {simulations} simulations per move", file=sys.stderr)
+    print(f"OpenSpiel ISMCTS: {rate:.1f} simulations/s → {simulations} simulations per move", file=sys.stderr)
     games = []
     for index in range(args.games):
         games.append(play(game, index, args.seconds, simulations, args.seed * 1000))
         ours = sum(g["ours"] for g in games)
-        share = ours / len(games) / 2
-        print(f"game {index + 1}/{args.games}: our seats' win share so far {share:.1%}", file=sys.stderr)
+        share = ours / len(games)
+        print(f"game {index + 1}/{args.games}: our side has won {share:.1%} so far", file=sys.stderr)
     n = len(games)
-    ours = sum(g["ours"] for g in games)  # two seats per game: a share out of 2n seat-games
-    low, high = wilson(ours, 2 * n)
+    ours = sum(g["ours"] for g in games)  # our two seats' share of each game's win, 0…1
+    low, high = wilson(ours, n)
     our_moves = sum(g["moves"]["ours"] for g in games)
     their_moves = sum(g["moves"]["theirs"] for g in games)
     result = {
@@ -131,9 +131,9 @@ def main() -> None:
         "seconds_per_move": args.seconds,
         "openspiel_simulations_per_move": simulations,
         "openspiel_simulations_per_second": rate,
-        "ours_win_share": ours / (2 * n),
+        "ours_games_won": ours / n,
         "ours_interval": [low, high],
-        "theirs_win_share": sum(g["theirs"] for g in games) / (2 * n),
+        "theirs_games_won": sum(g["theirs"] for g in games) / n,
         "ours_mean_points": sum(g["ours_points"] for g in games) / n,
         "theirs_mean_points": sum(g["theirs_points"] for g in games) / n,
         "ours_seconds_per_move": sum(g["time"]["ours"] for g in games) / our_moves,
