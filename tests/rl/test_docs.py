@@ -44,3 +44,9 @@ def test_every_field_is_documented_with_its_size(game: str, players: int) -> Non
         assert f"| `{field.name}` | {field.size} | {field.offset} | {field.doc} |" in section, field.name
     for field in FEATURES.fields:
         assert f"| `{field.name}` | {field.size} | {field.doc} |" in DOC, field.name
+
+
+@pytest.mark.parametrize(("game", "players"), [("shutbox", 2), ("catbox", 4), ("catopomp", 4)])
+def test_view_keys_left_out_are_documented(game: str, players: int) -> None:
+    for key, where in encoding(game, players).elsewhere.items():
+        assert re.search(rf"^\| `{key}` \| (all|{game}) \| {re.escape(where)} \|$", DOC, re.M), key

@@ -96,6 +96,41 @@ def test_tensor_equals_the_view_reference_and_masks_equal_legal(name, players, o
     assert checked > 20
 
 
+class Reading(dict):
+    """A view that remembers which keys were read."""
+
+    def __init__(self, view: dict) -> None:
+        super().__init__(view)
+        self.read: set[str] = set()
+
+    def __getitem__(self, key: str):
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default=None):
+        self.read.add(key)
+        return super().get(key, default)
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_every_view_key_is_in_the_tensor_or_said_to_be_elsewhere(name, players, options) -> None:
+    """A key added to a view fails here until the encoding reads it or says where it lives."""
+    enc = encoding(name, players, **options)
+    keys: set[str] = set()
+    read: set[str] = set()
+    for state, _ in walk(name, players, options, seed=5):
+        for seat in range(players):
+            view = Reading(state.view(seat))
+            enc.observe_view(view)
+            keys |= set(view)
+            read |= view.read
+    unread = keys - read
+    assert unread <= set(enc.elsewhere), (
+        f"view keys neither encoded nor placed elsewhere: {unread - set(enc.elsewhere)}"
+    )
+    assert not read & set(enc.elsewhere), read & set(enc.elsewhere)
+
+
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), case=st.sampled_from(CASES))
 def test_any_game_every_legal_action_has_an_id(seed, case) -> None:

@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from .errors import MalformedAction
 from .game import CHANCE, Action, Event, Game, State
@@ -72,6 +72,9 @@ class Encoding(ABC):
     layout: Layout
     card_ids: int = 0
     """Card values a deal draws from (chance ids `len(chance_actions) + card`, card < card_ids)."""
+    elsewhere: ClassVar[Mapping[str, str]] = {}
+    """View keys the tensor does not hold, each with where that knowledge is instead (the tests
+    check that every other key of the view is read by `observe_view`)."""
 
     def __init__(self, game: Game, players: int, options: Options):
         self.game = game
@@ -210,6 +213,20 @@ class Encoding(ABC):
     @abstractmethod
     def max_length(self) -> int:
         """An upper bound on the number of steps of one game, counting each card dealt as one."""
+
+
+COMMON_ELSEWHERE: Mapping[str, str] = {
+    "game": "the encoding's table",
+    "players": "the encoding's table",
+    "options": "the encoding's table",
+    "seq": "a server counter",
+    "legal": "the legal-action mask",
+    "history": "the information state",
+    "events": "the information state",
+    "prompt": "words for people, from the position",
+    "goal": "words for people, from the options",
+}
+"""View keys of every game that no tensor holds, and why."""
 
 
 def event_text(event: Event) -> str:

@@ -225,7 +225,7 @@ def plan(settings: Settings) -> list[Step]:
                 "rl",
                 f"{game}.{players}",
                 f"{game} {players}p PettingZoo random policy",
-                lambda r, g=game, p=players: rl_rate(g, p, settings.seconds, seed=r),
+                partial(_seeded, rl_rate, game, players, settings.seconds),
                 settings.repeats,
                 "agent-steps/s",
                 RL_TARGETS.get(game),

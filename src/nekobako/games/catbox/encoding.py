@@ -11,12 +11,12 @@ observer): the board by physical cell, so the bonus's adjacency is visible to a 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ...engine import Game, Options
-from ...engine.encoding import Encoding, Layout
+from ...engine.encoding import COMMON_ELSEWHERE, Encoding, Layout
 from .actions import DISCARDS, PLAYS, PREDICTS, CatboxAction, Deal, Start
 from .board import NIBBLE, table_for
 from .layouts import COLOURS
@@ -210,6 +210,14 @@ class CatboxEncoding(Encoding):
         return (cards, len(cards)) if state.phase == 1 else None
 
     card_ids = 10
+    elsewhere: ClassVar[Mapping[str, str]] = {
+        **COMMON_ELSEWHERE,
+        "over": "the phase field (its last value)",
+        "layout": "the encoding's table (the board field is by physical cell)",
+        "rounds": "the encoding's table (the round field has one slot per round)",
+        "last_trick": "the information state (its cards are on the board, its winner in tricks)",
+        "last_round": "the information state",
+    }
 
     def max_length(self) -> int:
         setup, n = self.table.setup, self.players

@@ -5,9 +5,9 @@ Ids: `pass`, `keep`, `spare 1…6`, `bury c`, `give c`, `discard c` for every ca
 then every play the game's own generator (`combos.generate`) can produce at this table: it is run
 once with the whole deck as the source, every dice card any central roll and spare die can make,
 every swap, and an empty table, from the hand and from the hell area. That is an exact superset
-of every play any position can offer, with each play once. Plays are large in number (1,702 at the
-default 4-player table, 4,822 with both extra cards), so `action_features` describes each one by
-card counts, as DouZero does for Dou Dizhu, for networks that score actions rather than ids.
+of every play any position can offer, with each play once. The space is large (1,746 ids at the
+default 4-player table, 4,872 with both extra cards), so `action_features` describes each action
+by card counts, as DouZero does for Dou Dizhu, for networks that score actions rather than ids.
 
 Chance ids: `start 0 … P-1`, then every roll of 1 … `dice` central dice (sorted faces); a deal
 is dealt card by card (`deck`, `deal_from`).
@@ -16,12 +16,12 @@ is dealt card by card (`deck`, `deal_from`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
 from ...engine import Game, Options
-from ...engine.encoding import Encoding, Layout
+from ...engine.encoding import COMMON_ELSEWHERE, Encoding, Layout
 from . import actions as A
 from .cards import CATLETON, MAX_NUMBER, MITCH, SLOTS, card_from_json
 from .combos import generate
@@ -233,6 +233,13 @@ class CatopompEncoding(Encoding):
         return (self.rules.pool, self.players * self.rules.hand_size) if state.phase == 1 else None
 
     card_ids = SLOTS
+    elsewhere: ClassVar[Mapping[str, str]] = {
+        **COMMON_ELSEWHERE,
+        "over": "the phase field (its last value)",
+        "scores": "the gems field (scores are the gems left)",
+        "round_scores": "the information state (and the gems field)",
+        "last_round": "the information state",
+    }
 
     def max_length(self) -> int:
         """Rounds end with a lost gem; between two plays each other seat passes at most once and

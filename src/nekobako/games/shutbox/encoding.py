@@ -9,12 +9,12 @@ observer. Chance ids: `start 0 … N-1`, then the 6 one-die and 21 two-dice outc
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ...engine import Game, Options
-from ...engine.encoding import Encoding, Layout
+from ...engine.encoding import COMMON_ELSEWHERE, Encoding, Layout
 from .actions import ROLL, ROLL_ONE, Action, Dice, Shut, Start
 from .options import ELIMINATION_AT, ROUND_LIMIT
 from .state import CHANCE_ONLY, ShutState
@@ -67,6 +67,16 @@ class ShutboxEncoding(Encoding):
     def legal_ids(self, state: ShutState, seat: int) -> list[int]:  # type: ignore[override]
         ids = self.ids
         return [ids[a._text] for a in state.legal_actions(seat)]
+
+    elsewhere: ClassVar[Mapping[str, str]] = {
+        **COMMON_ELSEWHERE,
+        "tiles": "the encoding's table (the boards field has one slot per tile)",
+        "elimination_at": "the encoding's table (options)",
+        "round_limit": "the encoding's table (options)",
+        "phase": "the over field",
+        "round_scores": "the information state (and the scores field)",
+        "last_round": "the information state",
+    }
 
     def max_length(self) -> int:
         """Every round but the last costs each seat at least 1 penalty point (or the game ends)."""
