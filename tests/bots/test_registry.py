@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from nekobako.bots import Bot, bot_names, make_bot
+from nekobako.bots import Bot, bot_names, default_bot, make_bot
 from nekobako.engine import InvalidOptions, UnknownGame
 
 
@@ -44,3 +44,8 @@ def test_random_bot_is_a_bot_and_picks_from_legal() -> None:
 def test_text_parameters_from_the_command_line_are_accepted() -> None:
     bot = make_bot("ismcts", game="shutbox", iterations="200", exploration="0.5")
     assert bot.iterations == 200 and bot.exploration == 0.5
+
+
+def test_default_bot_is_the_games_heuristic_where_there_is_one() -> None:
+    assert default_bot("catbox") == "greedy" and default_bot("shutbox") == "greedy"
+    assert all(default_bot(game) in bot_names(game) for game in ("shutbox", "catbox", "catopomp"))

@@ -10,6 +10,9 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,6 +21,24 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 
 def tmux(*args: str) -> str:
     return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
+
+
+def until(probe: Callable[[], Any], deadline: float) -> Any:
+    """Poll `probe` until it returns something true (then return it), failing at `deadline`."""
+    while time.monotonic() < deadline:
+        found = probe()
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError("the condition never held")
+
+
+def read_json(path: Path) -> Any:
+    """The file's JSON, or None while it is missing or only partly written."""
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
 
 
 def test_a_game_in_tmux(tmp_path):
@@ -60,8 +81,8 @@ def test_a_game_in_tmux(tmp_path):
             tmux("send-keys", "-t", session, "1", "Enter")
             time.sleep(0.3)
         assert record.exists(), tmux("capture-pane", "-p", "-t", session)
-        time.sleep(0.3)
-        assert json.loads(record.read_text())["game"] == "shutbox"
+        saved = until(lambda: read_json(record), deadline)  # the file may still be being written
+        assert saved["game"] == "shutbox"
         screen = tmux("capture-pane", "-p", "-t", session, "-S", "-50")
         assert "Record saved" in screen or "nekobako replay" in screen, screen
     finally:
@@ -93,8 +114,7 @@ def test_the_round_summary_comes_before_the_next_deal_in_tmux(tmp_path):
             text = plain(log)
         assert "Discard one card face down" in text, text[-3000:]  # the instruction of the phase
         assert "Round 1 is over" in text, text[-3000:]
-        time.sleep(1)
-        text = plain(log)
+        text = until(lambda: (t := plain(log)).count("chance: deal") >= 2 and t, deadline)  # round 2 dealt
         summary = text.index("Round 1 is over")
         assert "final board of round 1" in text[: summary + 2000]
         for heading in ("tricks", "group", "bonus", "points", "discards"):

@@ -8,6 +8,6 @@ action = bot.choose(state.view(seat), state.legal_actions(seat), random.Random(7
 from __future__ import annotations
 
 from .base import Bot
-from .registry import LEVELS, bot_names, make_bot
+from .registry import LEVELS, bot_names, default_bot, make_bot
 
-__all__ = ["LEVELS", "Bot", "bot_names", "make_bot"]
+__all__ = ["LEVELS", "Bot", "bot_names", "default_bot", "make_bot"]

@@ -26,27 +26,9 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from ..engine import CHANCE, Action, Game, InvalidOptions, State, get_game
-
-
-@dataclass(frozen=True)
-class GameHints:
-    """How to value an unfinished position of one game (the only per-game knowledge here)."""
-
-    lower_is_better: bool = False  # Shut the Box scores are penalties
-    scale: float = 5.0  # a score margin of `scale` is worth ~0.38 above an even position
-    horizon: str = "round"  # "round" or "game"
-    perfect_information: bool = False  # determinize once and clone: every sample would be equal
-
-
-HINTS: dict[str, GameHints] = {
-    "shutbox": GameHints(lower_is_better=True, scale=20.0, horizon="game", perfect_information=True),
-    "catbox": GameHints(scale=4.0),
-    "catopomp": GameHints(scale=1.0),
-}
+from ..engine import CHANCE, Action, Game, InvalidOptions, SearchHints, State, get_game
 
 
 class Node:
@@ -84,11 +66,11 @@ class ISMCTSBot:
             raise InvalidOptions(f"ismcts seconds must be a positive number, not {seconds!r}")
         if not (isinstance(exploration, (int, float)) and exploration >= 0):
             raise InvalidOptions(f"ismcts exploration must be a number ≥ 0, not {exploration!r}")
-        hints = HINTS.get(game, GameHints())
+        self.game: Game[Any, Any] = get_game(game)
+        hints = self.game.search
         horizon = horizon or hints.horizon
         if horizon not in ("round", "game"):
             raise InvalidOptions(f"ismcts horizon must be 'round' or 'game', not {horizon!r}")
-        self.game: Game = get_game(game)
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = float(exploration)
@@ -274,7 +256,7 @@ def _sample(outcomes: Sequence[tuple[Action, float]], rng: random.Random) -> Act
     return outcomes[-1][0]
 
 
-def _margin_values(scores: Sequence[float], hints: GameHints) -> list[float]:
+def _margin_values(scores: Sequence[float], hints: SearchHints) -> list[float]:
     """Each seat's margin over the best other seat, squashed into [0, 1] (0.5 = level)."""
     sign = -1.0 if hints.lower_is_better else 1.0
     values = []

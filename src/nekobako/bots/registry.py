@@ -36,6 +36,13 @@ def bot_names(game: str | None = None) -> list[str]:
     return names
 
 
+def default_bot(game: str) -> str:
+    """The level that plays a seat nobody chose a bot for (the terminal's opponents, a seat whose
+    player left a table): the game's own heuristic where there is one — quick and sensible —
+    else random."""
+    return "greedy" if "greedy" in bot_names(game) else "random"
+
+
 def make_bot(name: str, game: str | None = None, **params: Any) -> Bot:
     """A bot of level `name` for `game`. Parameters: `ismcts` takes `iterations` or `seconds`,
     `exploration`, `rollout` ("random" or "greedy"); the others take none. Unknown names and

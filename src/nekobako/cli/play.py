@@ -415,8 +415,7 @@ def play_command(
 
 def _bot_specs(game: str, text: str | None, count: int) -> list[BotSpec]:
     if text is None:
-        from ..bots import bot_names
+        from ..bots import default_bot
 
-        default = "greedy" if "greedy" in bot_names(game) else "random"
-        return [BotSpec(default)] * count
+        return [BotSpec(default_bot(game))] * count
     return list(parse_bots(text, count))

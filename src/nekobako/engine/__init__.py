@@ -1,7 +1,7 @@
 """The engine contract: games, states, options, records. Pure Python, no I/O."""
 
 from .errors import BadRecord, IllegalAction, InvalidOptions, MalformedAction, NekobakoError, UnknownGame
-from .game import CHANCE, Action, Event, FrozenData, Game, State, check_text, is_number, seat_name
+from .game import CHANCE, Action, Event, FrozenData, Game, SearchHints, State, check_text, is_number, seat_name
 from .options import Options, OptionSpec, parse_option_text, parse_options
 from .playout import play_out, random_playout
 from .record import Record, fill_chance, format_entry, parse_entry, replay, summary
@@ -22,6 +22,7 @@ __all__ = [
     "OptionSpec",
     "Options",
     "Record",
+    "SearchHints",
     "State",
     "UnknownGame",
     "check_game_name",

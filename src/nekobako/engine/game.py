@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, NoReturn, TypeVar
 
 from .errors import IllegalAction, InvalidOptions, MalformedAction
@@ -134,6 +135,17 @@ class Event(_EventFields):
         return {"kind": self.kind, "seat": self.seat, "data": self.data.to_json(), "at": self.at}
 
 
+@dataclass(frozen=True)
+class SearchHints:
+    """How a search bot should value an unfinished position of a game: the game's own knowledge,
+    kept with the game so a search written for any game needs no table of games."""
+
+    lower_is_better: bool = False  # Shut the Box scores are penalties
+    scale: float = 5.0  # a score margin of `scale` is worth ~0.38 above an even position
+    horizon: str = "round"  # how far a rollout plays by default: "round" or "game"
+    perfect_information: bool = False  # nothing hidden: determinize once and clone
+
+
 class Game(ABC, Generic[A, S]):
     """Static description of one game. One instance per game, found through the registry."""
 
@@ -143,6 +155,7 @@ class Game(ABC, Generic[A, S]):
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     messages: ClassVar[Mapping[str, tuple[str, str]]] = {}  # event kind -> (en, ja) templates
+    search: ClassVar[SearchHints] = SearchHints()
 
     # -- options -------------------------------------------------------------------------------
     def options(self, raw: Mapping[str, Any] | Options | None, players: int) -> Options:

@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..bots import bot_names, make_bot
+from ..bots import default_bot, make_bot
 from ..engine import Action
 
 ISMCTS_SECONDS = 1.0
@@ -21,8 +21,8 @@ STRONG_LEVELS = frozenset({"ismcts"})  # a search of a whole second per move: li
 
 
 def replacement_level(game: str) -> str:
-    """The bot that takes over a seat whose player left: strong enough, and quick."""
-    return "greedy" if "greedy" in bot_names(game) else "random"
+    """The bot that takes over a seat whose player left: the default level, strong enough and quick."""
+    return default_bot(game)
 
 
 class SeatBots:

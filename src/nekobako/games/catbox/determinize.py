@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 from ...engine import CHANCE, NekobakoError
 from .actions import PLAYS
 from .board import NIBBLE, pack
-from .layouts import COLOURS, RED
-from .state import DEAL, PHASE_NAMES, PLAY, PREDICT, START, CatboxState
+from .layouts import COLOURS
+from .phases import DEAL, PHASE_NAMES, PLAY, PREDICT, START, trick_strength
+from .state import CatboxState
 from .view import Shown
 
 if TYPE_CHECKING:
@@ -93,11 +94,9 @@ class Determinizer:
         for s, t in enumerate(view["trick"]):
             play = PLAYS[t["number"]][COLOURS.index(t["colour"])]
             state.trick.append((t["seat"], play))
-            key = 32 + play.number if play.colour == RED else 16 + play.number
             if s == 0:
                 state.led = play.colour
-            elif play.colour != RED and play.colour != state.led:
-                key = 0
+            key = trick_strength(play.number, play.colour, state.led)
             if key > state.best_key:
                 state.best_seat, state.best_key, state.best_play = t["seat"], key, play
 

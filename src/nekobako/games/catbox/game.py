@@ -6,9 +6,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ...engine import Event, Game, InvalidOptions, Options, OptionSpec, seat_name
+from ...engine import Event, Game, InvalidOptions, Options, OptionSpec, SearchHints, seat_name
 from .actions import CatboxAction, parse_action
 from .board import table_for
+from .determinize import determinizer
 from .layouts import COLOURS, COLOURS_JA, SETUPS
 from .state import CatboxState
 from .view import redact
@@ -37,6 +38,7 @@ class CatboxGame(Game[CatboxAction, CatboxState]):
     min_players = 2
     max_players = 5
     option_specs = (SIDE,)
+    search: ClassVar[SearchHints] = SearchHints(scale=4.0)  # a margin of ~4 points per round matters
     messages: ClassVar[Mapping[str, tuple[str, str]]] = {
         "round_started": ("Round {round}: {who} is the start player", "第{round}ラウンド：スタートプレイヤーは{who}"),
         "discards_done": ("Everyone has discarded a card face down", "全員がカードを1枚伏せました"),
@@ -139,8 +141,6 @@ class CatboxGame(Game[CatboxAction, CatboxState]):
         return (templates[1] if ja else templates[0]).format(who=who, **data)
 
     def determinize(self, view: Mapping[str, Any], rng: random.Random) -> CatboxState:
-        from .determinize import determinizer
-
         return determinizer(self, view).sample(rng)
 
 

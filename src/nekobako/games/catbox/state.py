@@ -20,14 +20,13 @@ from ...engine import CHANCE, Event, IllegalAction, MalformedAction, Options, Re
 from .actions import DISCARDS, CatboxAction, Deal, Discard, Play, Predict, Start
 from .board import DISCARDS_BY_MASK, NIBBLE, PLAYS_BY_MASK, Table, unpack
 from .layouts import COLOURS, COLOURS_JA, COPIES, RED
+from .phases import DEAL, DISCARD, OVER, PHASE_NAMES, PLAY, PREDICT, START, trick_strength
 from .scoring import final_winners, score_round
-from .view import LastTrick, RoundEnd, Shown
+from .view import LastTrick, RoundEnd, Shown, private_view, reveal
 
 if TYPE_CHECKING:
     from .game import CatboxGame
 
-START, DEAL, DISCARD, PREDICT, PLAY, OVER = range(6)
-PHASE_NAMES = ("deal", "deal", "discard", "predict", "play", "over")
 ALL_X = 0b1111  # the four X spaces, covered (bit per colour)
 
 _CHANCE_TO_MOVE = (CHANCE,)
@@ -326,7 +325,7 @@ class CatboxState(State[CatboxAction]):
             self._event("red_broken", seat, number=n)
         if trick:
             led = self.led
-            key = 32 + n if colour == RED else 16 + n if colour == led else 0
+            key = trick_strength(n, colour, led)
             if colour != led and xs >> led & 1:
                 self.xs[seat] = xs & ~(1 << led)
                 self.events.append(Event("x_lost", seat, {"colour": COLOURS[led]}, len(self.history)))
@@ -334,7 +333,7 @@ class CatboxState(State[CatboxAction]):
                 self.best_seat, self.best_key, self.best_play = seat, key, action
         else:
             self.led = colour
-            self.best_seat, self.best_key, self.best_play = seat, 32 + n if colour == RED else 16 + n, action
+            self.best_seat, self.best_key, self.best_play = seat, trick_strength(n, colour, colour), action
         trick.append((seat, action))
         if len(trick) == self.players:
             self._finish_trick()
@@ -449,13 +448,9 @@ class CatboxState(State[CatboxAction]):
 
     # -- views (see view.py) --------------------------------------------------------------------
     def private_view(self, seat: int | None) -> dict[str, Any]:
-        from .view import private_view
-
         return private_view(self, seat)
 
     def reveal(self) -> dict[str, Any]:
-        from .view import reveal
-
         return reveal(self)
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .actions import CatboxAction, Deal, Discard, Play
 from .board import Table, unpack
 from .layouts import COLOURS
+from .phases import DISCARD, PHASE_NAMES, PLAY, PREDICT
 from .scoring import bonus_earned
 
 if TYPE_CHECKING:
@@ -133,8 +134,6 @@ def cells_of(table: Table, owned: Any, blocked: int) -> list[list[int | str | No
 
 
 def private_view(state: CatboxState, seat: int | None) -> dict[str, Any]:
-    from .state import PHASE_NAMES, PLAY
-
     table = state.table
     n = state.players
     view: dict[str, Any] = {
@@ -169,8 +168,6 @@ def private_view(state: CatboxState, seat: int | None) -> dict[str, Any]:
 
 def prompt(state: CatboxState, seat: int | None) -> dict[str, Any] | None:
     """What `seat` should do now (or who is acting), as a message of the game's catalogue."""
-    from .state import DISCARD, PLAY, PREDICT
-
     phase, to_move = state.phase, state.to_move
     mine = seat is not None and seat in to_move
     if phase == DISCARD:

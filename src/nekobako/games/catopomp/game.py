@@ -16,7 +16,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...engine import Game, Options
+from ...engine import Game, Options, SearchHints
 from . import actions as A
 from .options import OPTION_SPECS, check_options, rules_for
 from .state import CatopompState
@@ -102,6 +102,7 @@ class CatopompGame(Game[A.Action, CatopompState]):
     max_players = 4
     option_specs = OPTION_SPECS
     messages = MESSAGES
+    search = SearchHints(scale=1.0)  # one soul gem is a large margin
 
     def check_options(self, options: Options, players: int) -> None:
         check_options(options, players)

@@ -10,7 +10,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from ...engine import CHANCE, BadRecord, Event, Game, NekobakoError, Options, OptionSpec, seat_name
+from ...engine import CHANCE, BadRecord, Event, Game, NekobakoError, Options, OptionSpec, SearchHints, seat_name
 from .actions import Action, parse_action
 from .options import OPTION_SPECS
 from .state import ShutState
@@ -70,6 +70,10 @@ class ShutTheBox(Game[Action, ShutState]):
     max_players: ClassVar[int] = 12
     option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTION_SPECS
     messages: ClassVar[Mapping[str, tuple[str, str]]] = MESSAGES
+    # penalties; a margin of ~20 points is decisive; whole games are short; nothing is hidden
+    search: ClassVar[SearchHints] = SearchHints(
+        lower_is_better=True, scale=20.0, horizon="game", perfect_information=True
+    )
 
     def new_initial_state(self, players: int, options: Options) -> ShutState:
         return ShutState(self, players, options)
