@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import random
 import re
+from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
@@ -16,6 +17,13 @@ from nekobako.rules.html import render_body, render_page
 
 BOOKS = [(game, lang) for game in game_names() for lang in LANGS]
 CODE_BLOCK = re.compile(r"^(?:> )?```text\n(.*?)^(?:> )?```", re.S | re.M)
+
+
+def _lobby_option_names(lang: str) -> dict[str, str]:
+    """The option names the lobby shows (`opt.*` in web/i18n.js), so the rules use the same words."""
+    source = (Path(__file__).resolve().parents[2] / "src" / "nekobako" / "web" / "i18n.js").read_text(encoding="utf-8")
+    en, ja = source.split("\n  ja: {", 1)
+    return dict(re.findall(r'"opt\.(\w+)": "([^"]+)"', ja if lang == "ja" else en))
 
 
 def _phases(game: str) -> tuple[str, ...]:
@@ -31,8 +39,10 @@ def _code(value: object) -> str:
 @pytest.mark.parametrize(("game", "lang"), BOOKS)
 def test_every_option_and_value_is_explained(game: str, lang: str) -> None:
     options = load(game, lang).section("options").markdown
+    lobby = _lobby_option_names(lang)
     for spec in get_game(game).option_specs:
         assert f"`{spec.name}`" in options, f"{game}/{lang}: option {spec.name} is not in the options section"
+        assert lobby[spec.name] in options, f"{game}/{lang}: the lobby's name {lobby[spec.name]!r} is not used"
         choices = spec.choices or ()
         numbers = [c for c in choices if isinstance(c, int) and not isinstance(c, bool)]
         if len(numbers) > 3 and numbers == list(range(numbers[0], numbers[-1] + 1)):  # a range: 5–16
