@@ -3,6 +3,8 @@
 // full view (GET /api/tables/{id}/replay?step=N) — the client re-implements no rule, so it never
 // computes a position itself.
 import * as api from "./api.js";
+import { CHANCE } from "./games/common.js";
+import { loadGame } from "./games/index.js";
 import { h, replaceKeepingFocus, toast } from "./dom.js";
 import { onLangChange, pick, t } from "./i18n.js";
 import { phaseSection, rulesButton } from "./rules.js";
@@ -11,11 +13,6 @@ import { roundSummary, scoreTable } from "./table.js";
 import { seatNames } from "./tables.js";
 import { buildLog } from "./words.js";
 
-const GAME_MODULES = {
-  shutbox: () => import("./games/shutbox.js"),
-  catbox: () => import("./games/catbox.js"),
-  catopomp: () => import("./games/catopomp.js"),
-};
 const PLAY_MS = 700;
 const ROUND_END = new Set(["round_scored", "gem_lost", "game_over"]);
 
@@ -142,7 +139,7 @@ export function mount(root, { id }) {
     const moves = page.record ? page.record.actions : [];
     const items = moves.map((entry, i) => {
       const m = entry.match(/^\s*(\d+)\s*:\s*(.*)$/);
-      const seat = m ? Number(m[1]) : -1;
+      const seat = m ? Number(m[1]) : CHANCE;
       const text = m ? m[2] : entry;
       const words = page.module.describeAction(seat, text, nm) || startWords(page.table.game, text, nm) || text;
       return h(
@@ -196,7 +193,7 @@ export function mount(root, { id }) {
     try {
       page.table = await api.table(id);
       renderHeader();
-      page.module = await GAME_MODULES[page.table.game]();
+      page.module = await loadGame(page.table.game);
       page.info = await api.gameInfo(page.table.game).catch(() => null);
       page.record = await api.record(id);
       await go(total());

@@ -1,6 +1,8 @@
 // A table page: seats while the table is open, the game while it runs (drawn by games/<name>.js
 // from the view the server sends over the WebSocket), the results and the replay link after.
 import * as api from "./api.js";
+import { CHANCE } from "./games/common.js";
+import { loadGame } from "./games/index.js";
 import { h, replaceKeepingFocus, toast } from "./dom.js";
 import { joinNames, onLangChange, pick, t } from "./i18n.js";
 import { currentUser, onUserChange } from "./session.js";
@@ -9,12 +11,6 @@ import { seatName, seatNames, statusLabel } from "./tables.js";
 import { logPanel } from "./log.js";
 import { buildLog, describeMessage } from "./words.js";
 import { TableSocket } from "./ws.js";
-
-const GAME_MODULES = {
-  shutbox: () => import("./games/shutbox.js"),
-  catbox: () => import("./games/catbox.js"),
-  catopomp: () => import("./games/catopomp.js"),
-};
 
 const SEND_TIMEOUT_MS = 8000;
 // Others' moves are shown at least this far apart, so a person can follow each one (a bot's
@@ -128,7 +124,7 @@ export function mount(root, { id }) {
     if (!page.view || !msg.view || msg.seq <= (page.seq ?? -1)) return false;
     const history = msg.view.history || [];
     const last = history[history.length - 1];
-    return Boolean(last) && last[0] !== -1 && last[0] !== (msg.table.you ?? null);
+    return Boolean(last) && last[0] !== CHANCE && last[0] !== (msg.table.you ?? null);
   }
 
   async function onState(msg) {
@@ -150,7 +146,7 @@ export function mount(root, { id }) {
       }
     }
     if (!page.info) page.info = await api.gameInfo(msg.table.game).catch(() => null);
-    if (!page.module) page.module = await GAME_MODULES[msg.table.game]();
+    if (!page.module) page.module = await loadGame(msg.table.game);
     if (msg.view && msg.view.over && !page.results) {
       api
         .results(id)

@@ -1,6 +1,7 @@
 // The game log in words: recorded actions (history, redacted for the viewer) interleaved with the
 // engine's events. Event templates come from the server (`messages` of /api/games, the engine's
 // own en/ja words); actions are put in words by each game module's `describeAction`.
+import { CHANCE } from "./games/common.js";
 import { joinNames, lang, pick, t } from "./i18n.js";
 
 const SEAT_LIST_KEYS = new Set(["winners", "seats", "losers", "players"]);
@@ -93,7 +94,7 @@ export function buildLog(view, info, names, gameModule, notices = []) {
       out.push(heading(nextRound));
       nextRound = null;
     }
-    if (words) out.push({ kind: seat === -1 ? "chance" : "action", seat, text: words, index: i });
+    if (words) out.push({ kind: seat === CHANCE ? "chance" : "action", seat, text: words, index: i });
     flushEvents(i + 1);
   });
   flushEvents(Infinity);

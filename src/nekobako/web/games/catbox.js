@@ -4,10 +4,8 @@
 // a hand card is offered when some legal action names its number; after choosing a card the
 // colours offered are those with a legal `play N colour` (also clickable on the board).
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
-import { playerDot } from "./common.js";
-
-const COLOURS = ["red", "blue", "yellow", "green"];
+import { has, t } from "../i18n.js";
+import { CHANCE, playerDot } from "./common.js";
 
 export function roundText(view) {
   const round = t("table.roundOf", { n: view.round, total: view.rounds });
@@ -24,7 +22,7 @@ export function colourName(colour) {
 
 // Event values worth translating (colour names inside the engine's messages).
 export function eventValue(key, value) {
-  if (key === "colour" && COLOURS.includes(value)) return colourName(value);
+  if (key === "colour" && has(`catbox.colour.${value}`)) return colourName(value); // the colours are the view's layout rows
   return undefined;
 }
 
@@ -48,7 +46,7 @@ export function describeAction(seat, text, names) {
     case "start":
       return null; // the round_started event says it
     default:
-      return seat === -1 ? text : `${who}: ${text}`;
+      return seat === CHANCE ? text : `${who}: ${text}`;
   }
 }
 
@@ -313,7 +311,7 @@ function players(view, ctx) {
         h(
           "td",
           { class: "xs" },
-          COLOURS.map((c) =>
+          view.layout.rows.map((c) =>
             h(
               "span",
               {

@@ -4,7 +4,7 @@
 // legal play contains, and the play buttons are exactly the legal strings matching the selection.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { dieFace, playerDot } from "./common.js";
+import { CHANCE, dieFace, playerDot } from "./common.js";
 
 export function roundText(view) {
   const round = t("table.round", { n: view.round });
@@ -52,7 +52,7 @@ export function describeAction(seat, text, names) {
     case "start":
       return null;
     default:
-      return seat === -1 ? text : `${who}: ${text}`;
+      return seat === CHANCE ? text : `${who}: ${text}`;
   }
 }
 
@@ -298,7 +298,7 @@ export function summary(view, ctx) {
 function justRolled(view) {
   const history = view.history || [];
   const last = history[history.length - 1];
-  return Boolean(last && last[0] === -1 && last[1].startsWith("dice"));
+  return Boolean(last && last[0] === CHANCE && last[1].startsWith("dice"));
 }
 
 function diceArea(view, ctx, selecting, ui, canAdd, toggle) {

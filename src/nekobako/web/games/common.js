@@ -2,6 +2,9 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
+// The seat of chance (deals, dice) in views' `history` and `to_move` (engine.CHANCE).
+export const CHANCE = -1;
+
 // Pip positions on a 3×3 grid, numbered 1..9 left to right, top to bottom.
 const PIPS = { 1: [5], 2: [1, 9], 3: [1, 5, 9], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
 

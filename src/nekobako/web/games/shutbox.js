@@ -4,7 +4,7 @@
 // button appears when the selection is exactly a legal `shut …`.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { dieFace } from "./common.js";
+import { CHANCE, dieFace } from "./common.js";
 
 export function roundText(view) {
   return t("table.round", { n: view.round });
@@ -37,7 +37,7 @@ export function describeAction(seat, text, names) {
     case "start":
       return null; // the engine's `start` event says it in words
     default:
-      return seat === -1 ? text : `${who}: ${text}`;
+      return seat === CHANCE ? text : `${who}: ${text}`;
   }
 }
 
@@ -197,7 +197,7 @@ function rolledNow(view, seat) {
   const history = view.history || [];
   const last = history[history.length - 1];
   const before = history[history.length - 2];
-  return Boolean(last && last[0] === -1 && last[1].startsWith("dice") && before && before[0] === seat);
+  return Boolean(last && last[0] === CHANCE && last[1].startsWith("dice") && before && before[0] === seat);
 }
 
 function playerBoard(view, ctx, seat, interactive, sel) {
