@@ -1,7 +1,6 @@
 // A table page: seats while the table is open, the game while it runs (drawn by games/<name>.js
 // from the view the server sends over the WebSocket), the results and the replay link after.
 import * as api from "./api.js";
-import { CHANCE } from "./games/common.js";
 import { loadGame } from "./games/index.js";
 import { h, replaceKeepingFocus, toast } from "./dom.js";
 import { joinNames, onLangChange, pick, t } from "./i18n.js";
@@ -9,6 +8,7 @@ import { currentUser, onUserChange } from "./session.js";
 import { phaseSection, rulesButton } from "./rules.js";
 import { seatName, seatNames, statusLabel } from "./tables.js";
 import { logPanel } from "./log.js";
+import { byOther, initialState, reduce } from "./table_state.js";
 import { buildLog, describeMessage } from "./words.js";
 import { TableSocket } from "./ws.js";
 
@@ -19,26 +19,18 @@ const PACE_MS = Number(localStorage.getItem("nekobako.pace") ?? 900);
 const BACKLOG = 12; // more waiting than this (a reconnection): catch up at once
 
 export function mount(root, { id }) {
+  let state = initialState(); // the facts, changed only by `dispatch` (table_state.js)
+  const dispatch = (event) => (state = reduce(state, event));
+  // what only this page's drawing needs (not facts about the table)
   const page = {
-    table: null,
-    view: null,
-    clock: null,
-    clockOffset: 0, // server time − local time, seconds
-    connected: false,
     info: null, // game description from /api/games
     module: null, // games/<name>.js
     ui: {}, // the game renderer's own selection state, kept across server messages
-    results: null,
-    notices: [],
-    sending: false,
     refocus: false, // put the focus back on the board once the move is answered (keyboard players)
-    sentLegalKey: "",
     sendingTimer: null,
-    noticeKeys: new Set(),
     botLevels: {}, // seat → bot level chosen before the start (survives redraws)
     queue: [], // state messages waiting for their turn to be shown (pacing)
     shownAt: 0,
-    summaryClosed: null, // the round whose summary the person closed (or answered by a move)
   };
 
   const header = h("header", { class: "table-header" });
@@ -66,14 +58,14 @@ export function mount(root, { id }) {
       pump();
     },
     refused(msg) {
-      page.sending = false;
+      dispatch({ type: "refused" });
       toast(t("table.rejected", { reason: msg.reason }), "error");
       if (msg.code === "stale" || msg.code === "not_your_turn") socket.sync(); // our picture was old
       render();
     },
     status(connected, code) {
-      page.connected = connected;
-      if (!connected && code !== 4404 && !page.table) {
+      dispatch({ type: "connection", connected });
+      if (!connected && code !== 4404 && !state.table) {
         // never connected: ask the REST API whether the table exists at all
         api.table(id).catch((err) => {
           if (err.status === 404) {
@@ -92,7 +84,7 @@ export function mount(root, { id }) {
 
   // No such table: say so everywhere on the page (not "connecting…" forever).
   function showNotFound() {
-    page.notFound = true;
+    dispatch({ type: "notFound" });
     replaceKeepingFocus(board, h("p", { class: "error" }, t("app.notFound")), h("a", { href: "/" }, t("app.back")));
     replaceKeepingFocus(header, h("h1", {}, t("lobby.tableN", { id })));
     replaceKeepingFocus(status, t("app.notFound"));
@@ -108,7 +100,7 @@ export function mount(root, { id }) {
     try {
       while (page.queue.length) {
         const msg = page.queue[0];
-        const wait = page.queue.length > BACKLOG || !byOther(msg) ? 0 : page.shownAt + PACE_MS - Date.now();
+        const wait = page.queue.length > BACKLOG || !byOther(state, msg) ? 0 : page.shownAt + PACE_MS - Date.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         page.queue.shift();
         await onState(msg);
@@ -119,39 +111,15 @@ export function mount(root, { id }) {
     }
   }
 
-  // A new position reached by another seat's move (not chance, not this person's own).
-  function byOther(msg) {
-    if (!page.view || !msg.view || msg.seq <= (page.seq ?? -1)) return false;
-    const history = msg.view.history || [];
-    const last = history[history.length - 1];
-    return Boolean(last) && last[0] !== CHANCE && last[0] !== (msg.table.you ?? null);
-  }
-
   async function onState(msg) {
-    page.table = msg.table;
-    page.view = msg.view;
-    page.seq = msg.seq;
-    page.clock = msg.clock;
-    // An action on its way keeps the controls disabled until this seat's choices change (other
-    // seats acting at the same time send state messages too), or a refusal comes back.
-    const legalKey = msg.view ? (msg.view.legal || []).join("|") : "";
-    if (page.sending && legalKey !== page.sentLegalKey) page.sending = false;
-    if (msg.clock && typeof msg.clock.now === "number") page.clockOffset = msg.clock.now - Date.now() / 1000;
-    // every notice once (a reconnection sends them all again)
-    for (const n of msg.notices || []) {
-      const key = `${n.kind}|${n.seat}|${n.seq}|${n.at}`;
-      if (!page.noticeKeys.has(key)) {
-        page.noticeKeys.add(key);
-        page.notices.push(n);
-      }
-    }
+    dispatch({ type: "state", msg, now: Date.now() / 1000 });
     if (!page.info) page.info = await api.gameInfo(msg.table.game).catch(() => null);
     if (!page.module) page.module = await loadGame(msg.table.game);
-    if (msg.view && msg.view.over && !page.results) {
+    if (msg.view && msg.view.over && !state.results) {
       api
         .results(id)
-        .then((r) => {
-          page.results = r;
+        .then((results) => {
+          dispatch({ type: "results", results });
           renderResults();
         })
         .catch(() => {});
@@ -169,7 +137,7 @@ export function mount(root, { id }) {
   document.addEventListener("pointerdown", onPointerDown, true);
 
   function refocusBoard() {
-    if (!page.refocus || page.sending) return;
+    if (!page.refocus || state.sending) return;
     const lost = !document.activeElement || document.activeElement === document.body;
     if (lost) {
       // the first enabled control that can take the focus (not one inside a closed <details>)
@@ -183,20 +151,18 @@ export function mount(root, { id }) {
 
   // Send one action (a string taken from `legal`).
   function act(text) {
-    if (page.sending) return;
+    if (state.sending) return;
     if (!socket.act(text)) {
       toast(t("app.offline"), "error");
       return;
     }
     page.refocus = keyboardUsed;
-    page.sending = true;
-    if (page.view && page.view.last_round) page.summaryClosed = page.view.last_round.round; // answered by a move
-    page.sentLegalKey = (page.view && page.view.legal ? page.view.legal : []).join("|");
+    dispatch({ type: "sent" }); // a move also answers the round summary
     clearTimeout(page.sendingTimer);
     page.sendingTimer = setTimeout(() => {
       // no answer in time (lost connection): let the player try again
-      if (page.sending) {
-        page.sending = false;
+      if (state.sending) {
+        dispatch({ type: "unanswered" });
         socket.sync();
         render();
       }
@@ -206,12 +172,12 @@ export function mount(root, { id }) {
 
   // ---------------------------------------------------------------- drawing
   function names() {
-    const n = page.view ? page.view.players : page.table ? page.table.seats.length : 0;
-    return seatNames(page.table, n);
+    const n = state.view ? state.view.players : state.table ? state.table.seats.length : 0;
+    return seatNames(state.table, n);
   }
 
   function renderHeader() {
-    const tbl = page.table;
+    const tbl = state.table;
     const title = tbl ? t("table.title", { game: pick(tbl.title) || t(`game.${tbl.game}`), id: tbl.id }) : t("table.connecting");
     const me = tbl && tbl.you !== null && tbl.you !== undefined ? tbl.you : null;
     replaceKeepingFocus(
@@ -226,7 +192,7 @@ export function mount(root, { id }) {
         " · ",
         h("a", { href: "/" }, t("app.back")),
         tbl ? " · " : null,
-        tbl ? rulesButton(tbl.game, () => phaseSection(page.view)) : null,
+        tbl ? rulesButton(tbl.game, () => phaseSection(state.view)) : null,
         me !== null && tbl.status === "running" && !tbl.seats[me].replaced ? " · " : null,
         me !== null && tbl.status === "running" && !tbl.seats[me].replaced
           ? h(
@@ -253,11 +219,11 @@ export function mount(root, { id }) {
   }
 
   function renderStatus() {
-    const view = page.view;
-    const tbl = page.table;
+    const view = state.view;
+    const tbl = state.table;
     let text = "";
     let mine = false;
-    if (!page.connected && tbl) text = t("app.offline");
+    if (!state.connected && tbl) text = t("app.offline");
     else if (!tbl) text = t("table.connecting");
     else if (!view) text = t("table.waiting");
     else if (view.over) text = t("table.over");
@@ -285,12 +251,12 @@ export function mount(root, { id }) {
   }
 
   function renderClock() {
-    const clock = page.clock;
-    if (!clock || clock.kind === "none" || !page.view || page.view.over) {
-      replaceKeepingFocus(clockBox, page.view && !page.view.over ? h("span", { class: "muted" }, t("table.noClock")) : null);
+    const clock = state.clock;
+    if (!clock || clock.kind === "none" || !state.view || state.view.over) {
+      replaceKeepingFocus(clockBox, state.view && !state.view.over ? h("span", { class: "muted" }, t("table.noClock")) : null);
       return;
     }
-    const now = Date.now() / 1000 + page.clockOffset;
+    const now = Date.now() / 1000 + state.clockOffset;
     const nm = names();
     const items = Object.entries(clock.deadlines || {}).map(([seat, due]) => {
       const left = Math.max(0, due - now);
@@ -305,30 +271,30 @@ export function mount(root, { id }) {
   }
 
   function renderBoard() {
-    const view = page.view;
-    const tbl = page.table;
+    const view = state.view;
+    const tbl = state.table;
     if (!tbl) return replaceKeepingFocus(board, h("p", {}, t("table.connecting")));
     if (!view) return replaceKeepingFocus(board, seatManager());
     if (!page.module) return replaceKeepingFocus(board, h("p", {}, t("app.loading")));
     const legalKey = (view.legal || []).join("|");
     if (page.ui.legalKey !== legalKey) page.ui = { legalKey };
-    const fresh = board.dataset.seq !== String(page.seq); // first drawing of this position: animate
+    const fresh = board.dataset.seq !== String(state.seq); // first drawing of this position: animate
     const ctx = {
       names: names(),
       me: tbl.you ?? null,
       act,
-      busy: page.sending,
+      busy: state.sending,
       ui: page.ui,
       rerender: renderBoard,
       replay: false,
       fresh,
     };
-    board.dataset.seq = page.seq; // which server message this drawing shows (for tests and debugging)
+    board.dataset.seq = state.seq; // which server message this drawing shows (for tests and debugging)
     const last = view.last_round;
     const summary =
-      last && last.round !== page.summaryClosed && page.module.summary
+      last && last.round !== state.summaryClosed && page.module.summary
         ? roundSummary(page.module.summary(view, ctx), last.round, () => {
-            page.summaryClosed = last.round;
+            dispatch({ type: "closeSummary", round: last.round });
             renderBoard();
           })
         : null;
@@ -337,10 +303,10 @@ export function mount(root, { id }) {
   }
 
   function renderSide() {
-    const view = page.view;
+    const view = state.view;
     if (!view || !page.module) return replaceKeepingFocus(side);
     const nm = names();
-    const entries = buildLog(view, page.info, nm, page.module, page.notices);
+    const entries = buildLog(view, page.info, nm, page.module, state.notices);
     replaceKeepingFocus(
       side,
       h("h2", {}, t("table.scores")),
@@ -352,17 +318,17 @@ export function mount(root, { id }) {
   }
 
   function renderResults() {
-    const view = page.view;
+    const view = state.view;
     if (!view || !view.over) {
       resultsBox.hidden = true;
       return;
     }
     resultsBox.hidden = false;
-    replaceKeepingFocus(resultsBox, resultsPanel(view, page.results, names(), id));
+    replaceKeepingFocus(resultsBox, resultsPanel(view, state.results, names(), id));
   }
 
   function seatManager() {
-    const tbl = page.table;
+    const tbl = state.table;
     const user = currentUser();
     const isHost = user && tbl.host && tbl.host.id === user.id;
     const mine = tbl.you !== null && tbl.you !== undefined;
@@ -419,7 +385,7 @@ export function mount(root, { id }) {
   }
 
   function render() {
-    if (page.notFound) return showNotFound(); // e.g. the language switched
+    if (state.notFound) return showNotFound(); // e.g. the language switched
     renderHeader();
     renderStatus();
     renderResults();

@@ -462,7 +462,7 @@ function myArea(view, ctx, legal, selecting, ui, canAdd, toggle, matches, nothin
   }
   if (legal.bury.length) controls.push(h("p", {}, t("catopomp.phase.bury")), h("div", { class: "row wrap" }, legal.bury.map((b) => actionButton(ctx, b.text, t("catopomp.bury", { card: cardName(b.card) })))));
   if (legal.give.length || legal.discard.length || legal.keep) {
-    const passer = view.transfer_to ?? lastPasser(view);
+    const passer = view.transfer_to; // the view says who passed: no reading of the history
     controls.push(
       h("p", {}, t("catopomp.phase.transfer")),
       h(
@@ -515,13 +515,6 @@ function myArea(view, ctx, legal, selecting, ui, canAdd, toggle, matches, nothin
 
 function actionButton(ctx, text, label, cls = null) {
   return h("button", { type: "button", class: cls, "data-key": text, "data-action": text, disabled: ctx.busy, onclick: () => ctx.act(text) }, label);
-}
-
-// The seat of the most recent `pass` in the history (who would receive a given hell card).
-function lastPasser(view) {
-  const history = view.history || [];
-  for (let i = history.length - 1; i >= 0; i--) if (history[i][1] === "pass") return history[i][0];
-  return null;
 }
 
 // One card: a picture, or a button when `attrs` has a click handler.
