@@ -53,7 +53,7 @@ def test_a_table_that_does_not_exist_says_so_in_the_header(new_page):
     page = new_page(locale="en-US")
     page.goto("/#/table/987654")
     page.wait_for_selector("[data-testid=game] .error")
-    page.wait_for_function("!document.querySelector('[data-testid=turn]').innerText.includes('Connecting')")
+    page.wait_for_function("() => !document.querySelector('[data-testid=turn]').innerText.includes('Connecting')")
     assert "Connecting" not in page.inner_text("main")
     page.click("#lang-switch")
     assert "接続中" not in page.inner_text("main")
@@ -81,7 +81,7 @@ def test_after_a_keyboard_move_the_focus_stays_on_the_board(new_page):
     page.keyboard.press("Enter")
     # the roll button is gone once the dice are shown; the focus is on a tile, not the page's top
     page.wait_for_selector(".player-board.mine button[data-tile]:enabled")
-    page.wait_for_function("document.activeElement.matches('[data-testid=game] button:enabled')", timeout=5000)
+    page.wait_for_function("() => document.activeElement.matches('[data-testid=game] button:enabled')", timeout=5000)
     assert page.evaluate("document.activeElement.dataset.tile") is not None
     page.keyboard.press("Space")  # and the keyboard goes on from there
     assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"

@@ -63,10 +63,14 @@ def _check_replay(page, server_url: str, table: int, game_class: str, screenshot
         assert page.locator("[data-testid=all-hands] .hand-row").count() == record["players"]
     screenshot(page, name)
     page.keyboard.press("Home")
-    page.wait_for_function("document.querySelector('[data-testid=replay-position]').innerText === 'Start of the game'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=replay-position]').innerText === 'Start of the game'"
+    )
     for _ in range(3):
         page.keyboard.press("ArrowRight")
-    page.wait_for_function(f"document.querySelector('[data-testid=replay-position]').innerText === 'Move 3 of {total}'")
+    page.wait_for_function(
+        f"() => document.querySelector('[data-testid=replay-position]').innerText === 'Move 3 of {total}'"
+    )
     page.wait_for_selector("[data-testid=move-list] li.current:nth-child(3)")
     steps = httpx.get(f"{server_url}/api/tables/{table}/replay", params={"step": 3})
     if steps.status_code == 200:  # the server gives each position: the board is drawn for move 3
@@ -81,7 +85,7 @@ def _check_replay(page, server_url: str, table: int, game_class: str, screenshot
         middle = total // 2
         page.click(f"[data-key=move-{middle}]")
         page.wait_for_function(
-            f"document.querySelector('[data-testid=replay-position]').innerText === 'Move {middle} of {total}'"
+            f"() => document.querySelector('[data-testid=replay-position]').innerText === 'Move {middle} of {total}'"
         )
         page.wait_for_selector(f"[data-testid=replay-board] .{game_class}")
         screenshot(page, f"{name}-middle")
@@ -135,7 +139,7 @@ def test_cat_in_the_box_against_bots(new_page, server, screenshot):
     assert played and played.startswith("play ")
     player.keyboard.press("Enter")
     player.wait_for_function(
-        f"[...document.querySelectorAll('[data-testid=trick] li, [data-testid=log] li')]"
+        f"() => [...document.querySelectorAll('[data-testid=trick] li, [data-testid=log] li')]"
         f".some(li => li.innerText.includes('plays {played.split()[1]} as {played.split()[2]}'))"
     )
 

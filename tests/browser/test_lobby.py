@@ -88,7 +88,7 @@ def test_guest_sign_up_log_in_and_the_create_form(new_page, server, screenshot):
     page.select_option("#create-seats", "2")
     page.select_option("#opt-side", label="Purple")
     page.click("[data-testid=create-form] button[type=submit]")
-    page.wait_for_function("document.querySelector('.form-error').innerText.length > 0")
+    page.wait_for_function("() => document.querySelector('.form-error').innerText.length > 0")
     assert "purple" in page.inner_text(".form-error").lower()
     assert "#/table/" not in page.url
 

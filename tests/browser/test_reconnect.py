@@ -28,10 +28,10 @@ def test_the_page_reconnects_after_a_server_restart(new_page, server):
     before = page.inner_text("[data-testid=log]")
 
     server.stop()
-    page.wait_for_function("document.querySelector('[data-testid=turn]').innerText.includes('reconnecting')")
+    page.wait_for_function("() => document.querySelector('[data-testid=turn]').innerText.includes('reconnecting')")
     server.start()
     page.wait_for_function(
-        "!document.querySelector('[data-testid=turn]').innerText.includes('reconnecting')", timeout=30000
+        "() => !document.querySelector('[data-testid=turn]').innerText.includes('reconnecting')", timeout=30000
     )
     after = page.inner_text("[data-testid=log]")
     assert before.splitlines()[-3:] == after.splitlines()[-3:], "the game did not come back where it was"
