@@ -6,10 +6,15 @@ process (`NEKOBAKO_TEST_FAULTS`, server/faults.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
 
+import httpx
+import pytest
 from server_harness import Client, clients, play_out, running
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 
 
 def _shutbox(alice: Client, bob: Client, clock: dict | None = None) -> tuple[int, list]:
@@ -150,3 +155,43 @@ def test_crashing_and_refused_bots_never_stall_a_table(sqlite_url, tmp_path) -> 
             assert sock.wait_state(lambda m: m["view"]["over"])
             assert words in server.log_path.read_text()
             sock.close()
+
+
+def _outage(admin, name: str, allow: bool) -> None:
+    with admin.connect() as conn:
+        conn.execute(text(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {str(allow).lower()}'))
+        if not allow:
+            conn.execute(text(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"))
+
+
+@pytest.mark.postgres
+def test_bots_and_clocks_resume_after_a_database_outage(postgres_url, tmp_path) -> None:
+    """PostgreSQL refuses the server's database for 12 s: bots and the clock wait, log it, and
+    carry on by themselves once it is back (before, the clock died at the first error)."""
+    admin = create_engine(make_url(postgres_url).set(database="postgres"), isolation_level="AUTOCOMMIT")
+    name = make_url(postgres_url).database
+    try:
+        with running(postgres_url, tmp_path, "--bot-delay", "0.2") as server, clients(server, 3) as (a, b, c):
+            a.guest("host")
+            bots = a.create("catbox", 3)
+            a.ok(a.post(f"/api/tables/{bots['id']}/bots", {"level": "random", "fill": True}))
+            a.ok(a.post(f"/api/tables/{bots['id']}/start"))
+            a.ok(a.post(f"/api/tables/{bots['id']}/leave"))  # three bots play on
+            table_id, _ = _shutbox(b, c, clock={"kind": "realtime", "seconds": 5})
+            _outage(admin, name, allow=False)
+            time.sleep(12)  # the clock's deadline passes meanwhile; bots fail to store moves
+            _outage(admin, name, allow=True)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                with contextlib.suppress(httpx.HTTPError, AssertionError):
+                    clocked, played = a.table(table_id), a.table(bots["id"])
+                    if any(s["replaced"] == "timeout" for s in clocked["seats"]) and played["status"] == "finished":
+                        break
+                time.sleep(0.5)
+            else:
+                raise AssertionError(f"no recovery: {a.table(table_id)['seats']} {a.table(bots['id'])['status']}")
+            log = server.log_path.read_text()
+            assert "wait for the database" in log and "after" in log
+    finally:
+        _outage(admin, name, allow=True)
+        admin.dispose()
