@@ -190,11 +190,17 @@ def test_logout_closes_the_sessions_sockets(sqlite_server) -> None:
 def test_bad_names_are_refused(sqlite_server) -> None:
     with clients(sqlite_server, 1) as (client,):
         client.signup("Alice")
-        for name in ["\u3164", "a\u200bb", "\u2800\u2800", "random bot", "Greedy Bot", "ボット", "...", "ｂｏｔ"]:
+        refused = ["\u3164", "a\u200bb", "\u2800\u2800", "random bot", "Greedy Bot", "ボット", "...", "ｂｏｔ"]
+        refused += ["a\u00a0b", "Привет"]
+        for name in refused:
             answer = client.post("/api/auth/guest", {"name": name})
             assert answer.status_code == 400, (name, answer.text)
             assert " / " in answer.json()["error"]  # English / Japanese
-        # compatibility forms are normalised: full-width Ａｌｉｃｅ is Alice
-        answer = client.post("/api/auth/signup", {"name": "Ａｌｉｃｅ", "password": "long enough"})
-        assert answer.status_code == 409
+        # compatibility forms are normalised and look-alikes collide: Ａｌｉｃｅ, A1ice, ALlCE are Alice
+        for look_alike in ("Ａｌｉｃｅ", "A1ice", "ALlCE", "alice"):
+            answer = client.post("/api/auth/signup", {"name": look_alike, "password": "long enough"})
+            assert answer.status_code == 409, look_alike
+            assert client.post("/api/auth/guest", {"name": look_alike}).status_code == 409
+        client.signup("カイ")
+        assert client.post("/api/auth/guest", {"name": "力イ"}).status_code == 409  # kanji 力 for katakana カ
         assert json.loads(client.post("/api/auth/guest", {"name": "Ｋａｔｅ"}).text)["name"] == "Kate"

@@ -17,9 +17,11 @@ def parse_clock(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise ApiError(400, "bad_request", 'clock must be an object such as {"kind": "none"}')
     kind = raw.get("kind")
-    extra = set(raw) - {"kind", "seconds", "days"}
-    if extra:
-        raise ApiError(400, "bad_request", f"unknown clock field {sorted(extra)[0]!r}")
+    fields = {"none": {"kind"}, "realtime": {"kind", "seconds"}, "turn": {"kind", "days"}}.get(kind, {"kind"})
+    extra = set(raw) - fields
+    if kind in ("none", "realtime", "turn") and extra:
+        shown = sorted(extra)[0][:40]
+        raise ApiError(400, "bad_request", f"a {kind} clock has no field {shown!r}")
     if kind == "none":
         return {"kind": "none"}
     if kind == "realtime":

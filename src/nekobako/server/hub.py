@@ -279,8 +279,11 @@ class Hub:
         live = await self.get(table_id)
         level = body.get("level")
         levels = bot_names(live.row.game)
-        if level not in levels:
+        if level not in bot_names():
             raise ApiError(400, "bad_request", f"bot level must be one of: {', '.join(levels)}")
+        if level not in levels:
+            message = f"{level} bots do not play {live.row.game}; choose one of: {', '.join(levels)}"
+            raise ApiError(409, "conflict", message)
         fill = body.get("fill", False)
         if not isinstance(fill, bool):
             raise ApiError(400, "bad_request", "fill must be true or false")
@@ -308,7 +311,7 @@ class Hub:
             self._require_host(live, user)
             self._require_open(live)
             if not 0 <= seat < live.row.players:
-                raise ApiError(404, "not_found", f"there is no seat {seat}")
+                raise ApiError(409, "conflict", f"this table has no seat {seat}")
             if live.row.seats[seat].kind != "bot":
                 raise ApiError(409, "conflict", "only a bot's seat can be emptied; players leave by themselves")
             seats = [replace(s) for s in live.row.seats]
@@ -368,8 +371,10 @@ class Hub:
                 if row.kind == "empty":
                     return row.seat
             raise ApiError(409, "conflict", "the table is full")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < live.row.players:
+        if not isinstance(seat, int) or isinstance(seat, bool):
             raise ApiError(400, "bad_request", f"seat must be a number from 0 to {live.row.players - 1}")
+        if not 0 <= seat < live.row.players:
+            raise ApiError(409, "conflict", f"this table has no seat {seat}; seats go from 0 to {live.row.players - 1}")
         if live.row.seats[seat].kind != "empty":
             raise ApiError(409, "conflict", f"seat {seat} is taken")
         return seat

@@ -81,6 +81,10 @@ async def list_tables(request: Request) -> JSONResponse:
     return JSONResponse({"tables": tables, "next": cursor})
 
 
+async def tables(request: Request) -> JSONResponse:
+    return await (create_table(request) if request.method == "POST" else list_tables(request))
+
+
 async def create_table(request: Request) -> JSONResponse:
     user = await require_user(request)
     body = await json_body(request)
@@ -163,8 +167,10 @@ async def replay_step(request: Request) -> JSONResponse:
     live = await _finished(request)
     raw = request.query_params.get("step", "")
     total = len(live.entries)
-    if not (is_number(raw) and len(raw) <= 9) or int(raw) > total:  # nine digits at most: no huge int()
+    if not is_number(raw):
         raise ApiError(400, "bad_request", f"step must be a whole number from 0 to {total}")
+    if len(raw) > 9 or int(raw) > total:  # nine digits at most: no huge int()
+        raise ApiError(404, "not_found", f"there is no step {raw[:12]}; steps go from 0 to {total}")
     step = int(raw)
     state, _ = await asyncio.to_thread(rebuild, live.row, live.entries[:step])
     return JSONResponse({"step": step, "steps": total, "view": state.full_view()})
@@ -180,8 +186,7 @@ async def leaderboard(request: Request) -> JSONResponse:
 
 routes = [
     Route("/api/games", list_games, methods=["GET"]),
-    Route("/api/tables", list_tables, methods=["GET"]),
-    Route("/api/tables", create_table, methods=["POST"]),
+    Route("/api/tables", tables, methods=["GET", "POST"]),  # one route: `Allow` names both
     Route("/api/tables/{table_id:id}", table_detail, methods=["GET"]),
     Route("/api/tables/{table_id:id}/join", join, methods=["POST"]),
     Route("/api/tables/{table_id:id}/leave", leave, methods=["POST"]),

@@ -3,15 +3,30 @@ every `/api` route is described here and that nothing here is missing from the r
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from ..bots import bot_names
+from ..engine import InvalidOptions, game_names, get_game
+from .names import NAME_LENGTH, NAME_PATTERN
+
 
 def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
+
+
+# the names the server accepts: server/names.py's rule, exactly
+_NAME: dict[str, Any] = {
+    "type": "string",
+    "minLength": NAME_LENGTH[0],
+    "maxLength": NAME_LENGTH[1],
+    "pattern": NAME_PATTERN,
+    "description": "NFKC-normalised on arrival; look-alikes of a registered name are taken (409)",
+}
 
 
 _OBJ = {"type": "object"}
@@ -34,7 +49,12 @@ _SEAT = {
 }
 _CLOCK = {
     "oneOf": [
-        {"type": "object", "properties": {"kind": {"const": "none"}}, "required": ["kind"]},
+        {
+            "type": "object",
+            "properties": {"kind": {"const": "none"}},
+            "required": ["kind"],
+            "additionalProperties": False,
+        },
         {
             "type": "object",
             "properties": {
@@ -42,11 +62,13 @@ _CLOCK = {
                 "seconds": {"type": "integer", "minimum": 5, "maximum": 3600},
             },
             "required": ["kind", "seconds"],
+            "additionalProperties": False,
         },
         {
             "type": "object",
             "properties": {"kind": {"const": "turn"}, "days": {"type": "integer", "minimum": 1, "maximum": 14}},
             "required": ["kind", "days"],
+            "additionalProperties": False,
         },
     ]
 }
@@ -103,21 +125,72 @@ _ERROR = {
 _CREDENTIALS = {
     "type": "object",
     "required": ["name", "password"],
-    "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": 24},
-        "password": {"type": "string", "minLength": 8, "maxLength": 200},
-    },
+    "properties": {"name": _NAME, "password": {"type": "string", "minLength": 8, "maxLength": 200}},
 }
-_NEW_TABLE = {
-    "type": "object",
-    "required": ["game", "seats"],
-    "properties": {
-        "game": {"type": "string"},
-        "seats": {"type": "integer"},
-        "options": {"type": "object", "description": "validated by the game engine"},
-        "clock": _ref("Clock"),
-    },
-}
+
+
+def _accepted(game: Any, players: int, name: str, value: Any) -> bool:
+    try:
+        game.options({name: value}, players)
+    except InvalidOptions:
+        return False
+    return True
+
+
+@functools.cache
+def new_table_schema() -> dict[str, Any]:
+    """One variant per game and player count, each option with exactly the values the engine
+    accepts at that count (asked of the engine, so the document cannot drift from it). Catopomp's
+    free-form `deck` is described in docs/catopomp.md; the document lists the decks of 1–12 with
+    the same number of copies of each card, which every hand size accepts."""
+    variants = []
+    for name in game_names():
+        game = get_game(name)
+        for players in range(game.min_players, game.max_players + 1):
+            properties: dict[str, Any] = {}
+            for spec in game.option_specs:
+                if spec.choices is not None:
+                    allowed = [c for c in spec.choices if _accepted(game, players, spec.name, c)]
+                    properties[spec.name] = {"enum": allowed}
+                else:
+                    decks = [[[n, c] for n in range(1, 13)] for c in range(1, 9)]
+                    fits = [d for d in decks if _accepted(game, players, spec.name, d)]
+                    properties[spec.name] = {"enum": fits}
+            if name == "catopomp":  # every hand size must fit the smallest deck listed
+                sizes = properties["hand_size"]["enum"]
+                smallest = min(sum(c for _, c in d) for d in properties["deck"]["enum"])
+                properties["hand_size"]["enum"] = [h for h in sizes if h * players <= smallest]
+            variants.append(
+                {
+                    "type": "object",
+                    "required": ["game", "seats"],
+                    "properties": {
+                        "game": {"const": name},
+                        "seats": {"const": players},
+                        "options": {
+                            "type": ["object", "null"],
+                            "properties": properties,
+                            "additionalProperties": False,
+                        },
+                        "clock": {"oneOf": [_ref("Clock"), {"type": "null"}]},
+                    },
+                }
+            )
+    return {"oneOf": variants}
+
+
+def _bots_schema() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["level"],
+        "properties": {
+            "level": {"enum": bot_names()},
+            "seat": {"type": ["integer", "null"], "description": "default: the lowest empty seat"},
+            "fill": {"type": "boolean"},
+        },
+    }
+
+
 _RESULTS = {
     "type": "object",
     "properties": {
@@ -154,7 +227,7 @@ SCHEMAS = {
     "Game": _GAME,
     "Error": _ERROR,
     "Credentials": _CREDENTIALS,
-    "NewTable": _NEW_TABLE,
+    "NewTable": new_table_schema(),
     "Results": _RESULTS,
     "Record": _RECORD,
 }
@@ -167,7 +240,7 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
         "post",
         "/api/auth/guest",
         "Play as a guest under a chosen name",
-        {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}},
+        {"type": "object", "required": ["name"], "properties": {"name": _NAME}},
         201,
         _ref("User"),
     ),
@@ -184,10 +257,16 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
     (
         "get",
         "/api/tables",
-        "Tables by status (query `status`, comma list, default open,running)",
+        "One page of tables, newest first, filtered by status, game and free seats",
         None,
         200,
-        {"type": "object", "properties": {"tables": {"type": "array", "items": _ref("Table")}}},
+        {
+            "type": "object",
+            "properties": {
+                "tables": {"type": "array", "items": _ref("Table")},
+                "next": {"type": ["integer", "null"], "description": "pass as `before` for the next page"},
+            },
+        },
     ),
     ("post", "/api/tables", "Create a table; the creator sits at seat 0", _ref("NewTable"), 201, _ref("Table")),
     ("get", "/api/tables/{table_id}", "One table", None, 200, _ref("Table")),
@@ -195,7 +274,7 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
         "post",
         "/api/tables/{table_id}/join",
         "Take a seat (optional body {seat})",
-        {"type": "object", "properties": {"seat": {"type": "integer"}}},
+        {"type": "object", "properties": {"seat": {"type": ["integer", "null"]}}},
         200,
         _ref("Table"),
     ),
@@ -204,11 +283,7 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
         "post",
         "/api/tables/{table_id}/bots",
         "Host: seat a bot, or fill every empty seat",
-        {
-            "type": "object",
-            "required": ["level"],
-            "properties": {"level": {"type": "string"}, "seat": {"type": "integer"}, "fill": {"type": "boolean"}},
-        },
+        _bots_schema(),
         200,
         _ref("Table"),
     ),
@@ -246,6 +321,8 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
 ]
 
 
+_STATUS = "(open|running|finished|abandoned)"
+_LIMIT = {"type": "integer", "minimum": 1, "maximum": 100}
 # query parameters, by path (the routes read them from `request.query_params`)
 QUERY: dict[str, list[dict[str, Any]]] = {
     "/api/tables": [
@@ -254,8 +331,18 @@ QUERY: dict[str, list[dict[str, Any]]] = {
             "in": "query",
             "required": False,
             "description": "comma list of open, running, finished, abandoned (default open,running)",
-            "schema": {"type": "string", "default": "open,running"},
-        }
+            "schema": {"type": "string", "default": "open,running", "pattern": f"^{_STATUS}(,{_STATUS})*$"},
+        },
+        {"name": "game", "in": "query", "required": False, "schema": {"enum": game_names()}},
+        {"name": "seats_free", "in": "query", "required": False, "schema": {"enum": ["true", "false"]}},
+        {"name": "limit", "in": "query", "required": False, "schema": _LIMIT},
+        {
+            "name": "before",
+            "in": "query",
+            "required": False,
+            "description": "the `next` of the previous page",
+            "schema": {"type": "integer", "minimum": 1, "maximum": 2**31 - 1},
+        },
     ],
     "/api/tables/{table_id}/replay": [
         {
@@ -272,29 +359,57 @@ QUERY: dict[str, list[dict[str, Any]]] = {
             "in": "query",
             "required": False,
             "description": "one game's ratings",
-            "schema": {"type": "string"},
+            "schema": {"enum": game_names()},
         }
     ],
 }
 
 
+OPTIONAL_BODIES = {"/api/tables/{table_id}/join"}
+
+
+def operation_id(method: str, path: str) -> str:
+    """`post /api/tables/{table_id}/join` → `post_table_join`; `get /api/tables` → `get_tables`."""
+    parts = path.replace("/tables/{table_id}", "/table").split("/")[2:]
+    return "_".join([method, *(part for part in parts if part and "{" not in part)])
+
+
+# from a new table to every route about it, so clients (and the fuzzer's stateful phase) can follow
+TABLE_LINKS = {
+    operation_id(method, path): {
+        "operationId": operation_id(method, path),
+        "parameters": {"table_id": "$response.body#/id", **({"seat": 1} if "{seat}" in path else {})},
+    }
+    for method, path, *_ in ENDPOINTS
+    if path.startswith("/api/tables/{table_id}")
+}
+
+
+@functools.cache
 def document() -> dict[str, Any]:
+    """The whole document, built once."""
     paths: dict[str, dict[str, Any]] = {}
     for method, path, summary, body, status, response in ENDPOINTS:
         operation: dict[str, Any] = {
+            "operationId": operation_id(method, path),
             "summary": summary,
             "responses": {
                 str(status): {"description": "success", "content": {"application/json": {"schema": response}}},
                 "default": {"description": "refused", "content": {"application/json": {"schema": _ref("Error")}}},
             },
         }
+        if (method, path) == ("post", "/api/tables"):
+            operation["responses"][str(status)]["links"] = TABLE_LINKS
         params = [p.strip("{}") for p in path.split("/") if p.startswith("{")]
         parameters = [{"name": p, "in": "path", "required": True, "schema": {"type": "integer"}} for p in params]
         parameters += QUERY.get(path, []) if method == "get" else []
         if parameters:
             operation["parameters"] = parameters
         if body is not None:
-            operation["requestBody"] = {"content": {"application/json": {"schema": body}}}
+            operation["requestBody"] = {
+                "required": path not in OPTIONAL_BODIES,
+                "content": {"application/json": {"schema": body}},
+            }
         paths.setdefault(path, {})[method] = operation
     return {
         "openapi": "3.1.0",

@@ -51,7 +51,7 @@ async def json_body(request: Request, *, required: bool = True) -> dict[str, Any
     if not request.headers.get("content-type", "").lower().startswith("application/json"):
         raise ApiError(415, "bad_request", "send the body as Content-Type: application/json")
     try:
-        body = json.loads(raw)
+        body = json.loads(raw, parse_float=_number)
     except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deeply
         raise ApiError(400, "bad_request", "the body is not valid JSON") from None
     if not isinstance(body, dict):
@@ -59,6 +59,13 @@ async def json_body(request: Request, *, required: bool = True) -> dict[str, Any
     if not valid_text(body):
         raise ApiError(400, "bad_request", "the body holds a lone surrogate (\\ud800–\\udfff); send valid Unicode")
     return body
+
+
+def _number(text: str) -> int | float:
+    """JSON has one number type: `2.0` is the whole number 2 (JSON Schema agrees), so a seat
+    count or an option sent as `2.0` means 2. Other fractions stay floats (and are refused)."""
+    value = float(text)
+    return int(value) if value.is_integer() else value
 
 
 def valid_text(value: Any) -> bool:

@@ -24,8 +24,11 @@ class NameTaken(Exception):
 
 
 def account_key(name: str) -> str:
-    """What makes two account names the same: compatibility forms and case do not count."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    """What makes two account names the same: compatibility forms, case and look-alike
+    characters do not count (the server's `names.skeleton`)."""
+    from ..server.names import skeleton
+
+    return skeleton(name)
 
 
 def _user(row: Any) -> dict[str, Any]:
@@ -61,7 +64,9 @@ def create_user(engine: Engine, name: str, password_hash: str | None) -> dict[st
 def account_for_login(engine: Engine, name: str) -> tuple[dict[str, Any], str] | None:
     """The registered account called `name` with its password hash, or None."""
     with engine.connect() as conn:
-        row = conn.execute(select(users).where(users.c.account_key == account_key(name))).first()
+        # accounts made before look-alikes were folded are keyed by their case-folded name
+        keys = [account_key(name), unicodedata.normalize("NFKC", name).casefold()]
+        row = conn.execute(select(users).where(users.c.account_key.in_(keys))).first()
     if row is None or row.password_hash is None:
         return None
     return _user(row), row.password_hash
