@@ -62,7 +62,8 @@ def test_games_tables_seats_and_permissions(server) -> None:
         assert alice.post(f"/api/tables/{table_id}/start").status_code == 409  # empty seats
         assert alice.post(f"/api/tables/{table_id}/join").status_code == 409  # already seated
         assert bob.post(f"/api/tables/{table_id}/join", {"seat": 0}).status_code == 409
-        assert bob.post(f"/api/tables/{table_id}/join", {"seat": 7}).status_code == 400
+        assert bob.post(f"/api/tables/{table_id}/join", {"seat": 7}).status_code == 409  # no such seat here
+        assert bob.post(f"/api/tables/{table_id}/join", {"seat": "one"}).status_code == 400
         assert bob.ok(bob.post(f"/api/tables/{table_id}/join", {"seat": 2}))["you"] == 2
         assert alice.post(f"/api/tables/{table_id}/bots", {"level": "genius"}).status_code == 400
         table = alice.ok(alice.post(f"/api/tables/{table_id}/bots", {"level": "random", "seat": 1}))

@@ -60,7 +60,7 @@ def test_full_game_between_people_and_bots(server, game: str, seats: int, option
             answer = watcher.ok(watcher.get(f"/api/tables/{table_id}/replay", step=step))
             prefix = replay({**record, "actions": record["actions"][:step]})
             assert answer["steps"] == steps and answer["view"] == plain(prefix.full_view())
-        assert watcher.get(f"/api/tables/{table_id}/replay", step=steps + 1).status_code == 400
+        assert watcher.get(f"/api/tables/{table_id}/replay", step=steps + 1).status_code == 409
         assert any(n["kind"] == "finished" for n in sockets[2].last["table"]["notices"])
 
         # exactly the engine's view, for players and spectators, at every step

@@ -170,7 +170,7 @@ async def replay_step(request: Request) -> JSONResponse:
     if not is_number(raw):
         raise ApiError(400, "bad_request", f"step must be a whole number from 0 to {total}")
     if len(raw) > 9 or int(raw) > total:  # nine digits at most: no huge int()
-        raise ApiError(404, "not_found", f"there is no step {raw[:12]}; steps go from 0 to {total}")
+        raise ApiError(409, "conflict", f"the record has no step {raw[:12]}; steps go from 0 to {total}")
     step = int(raw)
     state, _ = await asyncio.to_thread(rebuild, live.row, live.entries[:step])
     return JSONResponse({"step": step, "steps": total, "view": state.full_view()})
