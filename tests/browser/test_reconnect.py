@@ -25,6 +25,7 @@ def test_the_page_reconnects_after_a_server_restart(new_page, server):
     for _ in range(4):
         page.wait_for_timeout(200)
         shutbox_turn(page)
+    page.wait_for_timeout(500)  # the last action's answer arrives before the log is read
     before = page.inner_text("[data-testid=log]")
 
     server.stop()

@@ -8,6 +8,7 @@ from .errors import ApiError
 
 REALTIME_SECONDS = (5, 3600)
 TURN_DAYS = (1, 14)
+CLOCK_FIELDS = {"none": {"kind"}, "realtime": {"kind", "seconds"}, "turn": {"kind", "days"}}
 
 
 def parse_clock(raw: Any) -> dict[str, Any]:
@@ -17,9 +18,9 @@ def parse_clock(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise ApiError(400, "bad_request", 'clock must be an object such as {"kind": "none"}')
     kind = raw.get("kind")
-    fields = {"none": {"kind"}, "realtime": {"kind", "seconds"}, "turn": {"kind", "days"}}.get(kind, {"kind"})
+    fields = CLOCK_FIELDS.get(kind, {"kind"}) if isinstance(kind, str) else {"kind"}
     extra = set(raw) - fields
-    if kind in ("none", "realtime", "turn") and extra:
+    if kind in CLOCK_FIELDS and extra:
         shown = sorted(extra)[0][:40]
         raise ApiError(400, "bad_request", f"a {kind} clock has no field {shown!r}")
     if kind == "none":

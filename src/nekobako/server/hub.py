@@ -571,11 +571,12 @@ class Hub:
 
 
 def everyone_played(live: LiveTable) -> bool:
-    """Did every person who sat down make a move of their own (before a bot took over)? A game
-    where someone joined and left at once is not rated: it proves nothing about anyone."""
+    """Did every person who left (or ran out of time) make a move of their own before a bot took
+    over? One who joined and left at once proves nothing about anyone, so nobody gains from it.
+    (People still seated at the end played, even if the game ended before their turn.)"""
     replaced_at = {n.seat: n.seq for n in live.row.notices if n.kind == "replaced"}
     for seat in live.row.seats:
-        if seat.user_id is None:
+        if seat.user_id is None or seat.replaced is None:
             continue
         until = replaced_at.get(seat.seat, len(live.entries))
         if not any(parse_entry(entry)[0] == seat.seat for entry in live.entries[:until]):
