@@ -9,6 +9,7 @@ change raises `ApiError` (REST) or `Refusal` (WebSocket) before anything is writ
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import secrets
@@ -38,6 +39,7 @@ from .workers import Workers
 log = logging.getLogger("nekobako.server")
 
 PAGE_SIZE = (1, 100)
+LAG_PERIOD = 0.1
 LIVE = ("open", "running")  # tables always in memory
 MAX_TABLE_ID = 2**31 - 1  # the id column is a 32-bit integer; larger numbers name no table
 
@@ -64,14 +66,39 @@ class Hub:
         self.workers = Workers(self.settings)
         self.faults = Faults()
         self._loading = asyncio.Lock()
+        self.loop_lags: collections.deque[float] = collections.deque(maxlen=600)  # the last minute
+        self.lag_task: asyncio.Task[None] | None = None
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking store function in a database thread."""
         return await self.workers.db(fn, self.engine, *args, **kwargs)
 
     # -- lifecycle -----------------------------------------------------------------------------
+    async def watch_loop_lag(self) -> None:
+        """How late the event loop wakes up (every 0.1 s): the health endpoint reports it."""
+        loop = asyncio.get_running_loop()
+        while not self.closing:
+            expected = loop.time() + LAG_PERIOD
+            await asyncio.sleep(LAG_PERIOD)
+            self.loop_lags.append(max(0.0, loop.time() - expected))
+
+    def health(self) -> dict[str, Any]:
+        lags = sorted(self.loop_lags)
+
+        def at(q: float) -> float:
+            return round(lags[min(len(lags) - 1, int(q * len(lags)))] * 1000, 2) if lags else 0.0
+
+        running = sum(1 for t in self.tables.values() if t.running)
+        return {
+            "ok": True,
+            "tables_in_memory": len(self.tables),
+            "running": running,
+            "loop_lag_ms": {"p50": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": at(1.0), "samples": len(lags)},
+        }
+
     async def startup(self) -> None:
         """Rebuild every open and running table from the database and set its bots and clock going."""
+        self.lag_task = asyncio.create_task(self.watch_loop_lag())
         for table_id in await self.db(games.table_ids, ["open", "running"]):
             try:
                 live = await self.get(table_id)
@@ -85,6 +112,7 @@ class Hub:
     async def shutdown(self) -> None:
         self.closing = True
         tasks = [t for live in self.tables.values() for t in (live.bot_task, live.clock_task) if t is not None]
+        tasks += [self.lag_task] if self.lag_task is not None else []
         for task in tasks:
             task.cancel()
         for task in tasks:

@@ -176,6 +176,11 @@ async def replay_step(request: Request) -> JSONResponse:
     return JSONResponse({"step": step, "steps": total, "view": state.full_view()})
 
 
+async def health(request: Request) -> JSONResponse:
+    """For operators and the load benchmark: tables in memory and the event loop's lag."""
+    return JSONResponse(_hub(request).health())
+
+
 async def leaderboard(request: Request) -> JSONResponse:
     game = request.query_params.get("game")
     if game is not None and game not in game_names():
@@ -197,4 +202,5 @@ routes = [
     Route("/api/tables/{table_id:id}/record", record, methods=["GET"]),
     Route("/api/tables/{table_id:id}/replay", replay_step, methods=["GET"]),
     Route("/api/ratings", leaderboard, methods=["GET"]),
+    Route("/api/health", health, methods=["GET"]),
 ]

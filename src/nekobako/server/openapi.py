@@ -232,6 +232,7 @@ SCHEMAS = {
     "Record": _RECORD,
 }
 
+_QUANTILES = ("p50", "p90", "p99", "max")
 # (method, path, summary, request schema or None, success status, response schema)
 ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
     ("post", "/api/auth/signup", "Create an account and log in", _ref("Credentials"), 201, _ref("User")),
@@ -316,6 +317,23 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
         None,
         200,
         {"type": "object", "properties": {"ratings": {"type": "array", "items": _OBJ}}},
+    ),
+    (
+        "get",
+        "/api/health",
+        "Tables in memory and the event loop's lag over the last minute (ms)",
+        None,
+        200,
+        {
+            "type": "object",
+            "required": ["ok", "loop_lag_ms"],
+            "properties": {
+                "ok": {"type": "boolean"},
+                "tables_in_memory": {"type": "integer"},
+                "running": {"type": "integer"},
+                "loop_lag_ms": {"type": "object", "properties": {q: {"type": "number"} for q in _QUANTILES}},
+            },
+        },
     ),
     ("get", "/api/openapi.json", "This document", None, 200, _OBJ),
 ]
