@@ -40,6 +40,7 @@ log = logging.getLogger("nekobako.server")
 
 PAGE_SIZE = (1, 100)
 LAG_PERIOD = 0.1
+PURGE_PERIOD = 3600.0
 LIVE = ("open", "running")  # tables always in memory
 MAX_TABLE_ID = 2**31 - 1  # the id column is a 32-bit integer; larger numbers name no table
 
@@ -68,6 +69,7 @@ class Hub:
         self._loading = asyncio.Lock()
         self.loop_lags: collections.deque[float] = collections.deque(maxlen=600)  # the last minute
         self.lag_task: asyncio.Task[None] | None = None
+        self.purge_task: asyncio.Task[None] | None = None
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking store function in a database thread."""
@@ -96,9 +98,21 @@ class Hub:
             "loop_lag_ms": {"p50": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": at(1.0), "samples": len(lags)},
         }
 
+    async def purge_accounts(self) -> None:
+        """Expired sessions and unused old guest accounts go, at startup and then every hour."""
+        while not self.closing:
+            try:
+                sessions, guests = await self.db(accounts.purge)
+                if sessions or guests:
+                    log.info("purged %s expired sessions and %s unused guest accounts", sessions, guests)
+            except Exception:
+                log.exception("purging sessions and guests failed; trying again in an hour")
+            await asyncio.sleep(PURGE_PERIOD)
+
     async def startup(self) -> None:
         """Rebuild every open and running table from the database and set its bots and clock going."""
         self.lag_task = asyncio.create_task(self.watch_loop_lag())
+        self.purge_task = asyncio.create_task(self.purge_accounts())
         for table_id in await self.db(games.table_ids, ["open", "running"]):
             try:
                 live = await self.get(table_id)
@@ -112,7 +126,7 @@ class Hub:
     async def shutdown(self) -> None:
         self.closing = True
         tasks = [t for live in self.tables.values() for t in (live.bot_task, live.clock_task) if t is not None]
-        tasks += [self.lag_task] if self.lag_task is not None else []
+        tasks += [t for t in (self.lag_task, self.purge_task) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:

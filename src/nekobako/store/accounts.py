@@ -10,11 +10,11 @@ import unicodedata
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy import Engine, delete, exists, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from .database import aware, now
-from .schema import sessions, users
+from .schema import rating_changes, seats, sessions, tables, users
 
 SESSION_DAYS = 30
 
@@ -118,6 +118,27 @@ def session_user(engine: Engine, token: str) -> dict[str, Any] | None:
     if row is None or aware(row.expires_at) < now():
         return None
     return _user(row)
+
+
+def purge(engine: Engine, guest_days: int = SESSION_DAYS) -> tuple[int, int]:
+    """Delete expired sessions, then guest accounts older than `guest_days` that no session, seat,
+    hosted table or rating refers to (a guest who played keeps their name in the records).
+    Returns (sessions, guests) deleted."""
+    stamp = now()
+    with engine.begin() as conn:
+        gone_sessions = conn.execute(delete(sessions).where(sessions.c.expires_at < stamp)).rowcount
+        unused = (
+            select(users.c.id)
+            .where(users.c.guest.is_(True), users.c.created_at < stamp - timedelta(days=guest_days))
+            .where(~exists().where(sessions.c.user_id == users.c.id))
+            .where(~exists().where(seats.c.user_id == users.c.id))
+            .where(~exists().where(tables.c.host_id == users.c.id))
+            .where(~exists().where(rating_changes.c.user_id == users.c.id))
+        )
+        ids = [row.id for row in conn.execute(unused)]
+        if ids:
+            conn.execute(delete(users).where(users.c.id.in_(ids)))
+    return gone_sessions, len(ids)
 
 
 def delete_session(engine: Engine, token: str) -> None:
