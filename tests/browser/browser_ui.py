@@ -132,13 +132,53 @@ def play_until_over(pages: list[Page], turn: Callable[[Page], bool], timeout: fl
         for p in pages:
             if game_over(p):
                 continue
-            try:
-                acted = turn(p) or acted
-            except PlaywrightError:
-                acted = True  # the page re-rendered under the click: look again
+            acted = take_turn(p, turn) or acted
         if not acted:
             pages[0].wait_for_timeout(60)
     raise AssertionError("the game did not finish in time")
+
+
+def position_of(page: Page) -> str | None:
+    """The `seq` of the server message the game board shows (the client writes it on the board)."""
+    return page.evaluate("() => document.querySelector('[data-testid=game]')?.dataset.seq ?? null")
+
+
+def wait_until(page: Page, expression: str, timeout: float = 15.0) -> None:
+    """Poll a JavaScript expression from here until it is true. The page's Content-Security-Policy
+    forbids the string functions that Playwright's `wait_for_function` evaluates inside it to poll
+    (it fails with an EvalError as soon as the condition is not true at once)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true within {timeout} s: {expression}")
+        page.wait_for_timeout(50)
+
+
+def wait_for_next_position(page: Page, seq: str | None, timeout: float = 15.0) -> None:
+    """Wait until the board shows a newer position than `seq` (an action landed, or anyone moved);
+    polled from here, as `wait_until` explains."""
+    deadline = time.monotonic() + timeout
+    while position_of(page) == seq:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the board stayed at position {seq} for {timeout} s")
+        page.wait_for_timeout(50)
+
+
+def take_turn(page: Page, turn: Callable[[Page], bool], attempts: int = 3) -> bool:
+    """`turn(page)`. A Playwright error is forgiven when the board moved to a new position under
+    the click (the caller looks again); on the same position it is tried again — a busy machine may
+    be slow to draw — and raised if it keeps failing there: that is a real UI error."""
+    for attempt in range(attempts):
+        before = position_of(page)
+        try:
+            return turn(page)
+        except PlaywrightError:
+            if position_of(page) != before:
+                return True
+            if attempt == attempts - 1:
+                raise
+            page.wait_for_timeout(200)
+    return False
 
 
 def _first_action(page: Page, selector: str) -> str | None:

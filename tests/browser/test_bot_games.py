@@ -20,8 +20,11 @@ from browser_ui import (
     create_table,
     enter_as_guest,
     play_until_over,
+    position_of,
     start,
+    wait_for_next_position,
 )
+from playwright.sync_api import Error as PlaywrightError
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -73,22 +76,20 @@ def _check_replay(page, server_url: str, table: int, game_class: str, screenshot
     )
     page.wait_for_selector("[data-testid=move-list] li.current:nth-child(3)")
     steps = httpx.get(f"{server_url}/api/tables/{table}/replay", params={"step": 3})
-    if steps.status_code == 200:  # the server gives each position: the board is drawn for move 3
-        page.wait_for_selector(f"[data-testid=replay-board] .{game_class}")
-        if game_class == "catbox":
-            assert page.locator("[data-testid=all-hands] .hand-row").count() == record["players"]
-    else:  # it does not (yet): the page says so and shows what happened up to move 3
-        page.wait_for_selector("[data-testid=replay-no-position]")
+    assert steps.status_code == 200, steps.text  # the server gives each position: the board for move 3
+    page.wait_for_selector(f"[data-testid=replay-board] .{game_class}")
+    assert page.locator("[data-testid=replay-no-position]").count() == 0
+    if game_class == "catbox":
+        assert page.locator("[data-testid=all-hands] .hand-row").count() == record["players"]
     page.keyboard.press("End")
     page.wait_for_selector(f"[data-testid=replay-board] .{game_class}")
-    if steps.status_code == 200:  # the middle of the game, every hand visible, for the picture
-        middle = total // 2
-        page.click(f"[data-key=move-{middle}]")
-        page.wait_for_function(
-            f"() => document.querySelector('[data-testid=replay-position]').innerText === 'Move {middle} of {total}'"
-        )
-        page.wait_for_selector(f"[data-testid=replay-board] .{game_class}")
-        screenshot(page, f"{name}-middle")
+    middle = total // 2  # the middle of the game, every hand visible, for the picture
+    page.click(f"[data-key=move-{middle}]")
+    page.wait_for_function(
+        f"() => document.querySelector('[data-testid=replay-position]').innerText === 'Move {middle} of {total}'"
+    )
+    page.wait_for_selector(f"[data-testid=replay-board] .{game_class}")
+    screenshot(page, f"{name}-middle")
 
 
 def test_cat_in_the_box_against_bots(new_page, server, screenshot):
@@ -109,8 +110,9 @@ def test_cat_in_the_box_against_bots(new_page, server, screenshot):
     # discard and predict, then a reload in the middle of the game (round 1 cannot be over yet)
     for _ in range(2):
         player.wait_for_selector(".my-hand .hand-card:enabled, [data-action^=predict]", timeout=15000)
-        catbox_turn(player, frames)
-        player.wait_for_timeout(200)
+        seq = position_of(player)
+        assert catbox_turn(player, frames)
+        wait_for_next_position(player, seq)
     _reload_and_resume(player, "catbox")
     player.wait_for_selector(".my-hand .hand-card:enabled", timeout=15000)
     assert "Your turn" in player.inner_text("[data-testid=turn]")
@@ -168,14 +170,16 @@ def test_catopomp_against_bots(new_page, server, screenshot):
     spectator.wait_for_selector(".catopomp")
 
     for _ in range(3):
-        player.wait_for_timeout(200)
+        seq = position_of(player)
         catopomp_turn(player, frames)
+        wait_for_next_position(player, seq)  # this seat's move landed, or the bots moved
     _reload_and_resume(player, "catopomp")
-    for _ in range(40):  # get to a position where a play can be built, for the picture
-        if player.locator(".my-hand button.cp-card:enabled").count():
-            player.click(".my-hand button.cp-card:enabled >> nth=0")
-            break
-        player.wait_for_timeout(150)
+    # get to a position where a play can be built, for the picture
+    try:
+        player.wait_for_selector(".my-hand button.cp-card:enabled", timeout=6000)
+        player.click(".my-hand button.cp-card:enabled >> nth=0")
+    except PlaywrightError:
+        pass  # no play to build in this position: the picture shows it as it is
     screenshot(player, "catopomp")
     screenshot(spectator, "catopomp-spectator")
 

@@ -10,7 +10,17 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_ui import add_bot, create_table, enter_as_guest, play_until_over, shutbox_turn, start
+from browser_ui import (
+    add_bot,
+    create_table,
+    enter_as_guest,
+    play_until_over,
+    position_of,
+    shutbox_turn,
+    start,
+    wait_for_next_position,
+    wait_until,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -23,17 +33,17 @@ def test_the_page_reconnects_after_a_server_restart(new_page, server):
     start(page)
     page.wait_for_selector(".shutbox")
     for _ in range(4):
-        page.wait_for_timeout(200)
+        seq = position_of(page)
         shutbox_turn(page)
-    page.wait_for_timeout(500)  # the last action's answer arrives before the log is read
+        wait_for_next_position(page, seq)  # this seat's move landed, or the bot moved
+    # stop the server while this seat is to act: then nothing moves on its own (the bot waits)
+    page.wait_for_selector("[data-testid=controls] [data-action]:enabled")
     before = page.inner_text("[data-testid=log]")
 
     server.stop()
-    page.wait_for_function("() => document.querySelector('[data-testid=turn]').innerText.includes('reconnecting')")
+    wait_until(page, "document.querySelector('[data-testid=turn]').innerText.includes('reconnecting')")
     server.start()
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=turn]').innerText.includes('reconnecting')", timeout=30000
-    )
+    wait_until(page, "!document.querySelector('[data-testid=turn]').innerText.includes('reconnecting')", 30)
     after = page.inner_text("[data-testid=log]")
     assert before.splitlines()[-3:] == after.splitlines()[-3:], "the game did not come back where it was"
     play_until_over([page], shutbox_turn)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -118,7 +119,9 @@ def test_a_table_opens_the_rules_at_the_current_phase(new_page, screenshot):
     # the section follows the game: after the discard comes the prediction, then the tricks
     assert catbox_turn(page, frames)
     page.wait_for_function("() => !document.querySelector('[data-key=discard]')")
-    page.wait_for_timeout(300)
+    deadline = time.monotonic() + 15  # the bots discard too: wait for the view after the discards
+    while time.monotonic() < deadline and (frames.last_view or {}).get("phase") == "discard":
+        page.wait_for_timeout(50)
     phase = frames.last_view["phase"]
     assert phase in ("predict", "play")
     frame = open_rules(page, header_button, f"/rules/catbox?lang=ja#{phase}")
@@ -146,7 +149,11 @@ def test_the_replay_opens_the_rules_at_the_phase_shown(new_page, server):
     frame = open_rules(page, button, "/rules/shutbox?lang=ja#over")  # the replay opens at the end
     assert shown_section(frame)["title"] == "ゲームの終わり"
     close_rules(page)
+    at_end = page.inner_text("[data-testid=replay-position]")
     with page.expect_response(lambda r: "replay?step=0" in r.url):  # the start position arrives
         page.click("[data-key=first]")
-    page.wait_for_timeout(200)
+    deadline = time.monotonic() + 15  # and is drawn
+    while time.monotonic() < deadline and page.inner_text("[data-testid=replay-position]") == at_end:
+        page.wait_for_timeout(50)
+    assert page.inner_text("[data-testid=replay-position]") != at_end
     open_rules(page, button, "/rules/shutbox?lang=ja#play")

@@ -21,6 +21,7 @@ from browser_ui import (
     enter_as_guest,
     play_until_over,
     start,
+    take_turn,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -33,11 +34,8 @@ def until(page, done, turn, timeout: float = GAME_TIMEOUT) -> None:
         if done(page):
             return
         assert page.locator("[data-testid=results]:not([hidden])").count() == 0, "the game ended first"
-        try:
-            if not turn(page):
-                page.wait_for_timeout(50)
-        except Exception:  # the page re-rendered under a click: look again
-            page.wait_for_timeout(50)
+        if not take_turn(page, turn):  # a UI error on a position that did not move on is raised
+            page.wait_for_timeout(50)  # poll: the bots are to move
     raise AssertionError("not seen in time")
 
 
@@ -115,7 +113,7 @@ def test_the_round_summary_shows_the_final_board_and_breakdown_until_closed(new_
             assert heading in summary["headings"]
     # after the last round nothing is due: the summary stays with the results until it is closed
     summary = page.locator("[data-testid=round-summary]")
-    page.wait_for_timeout(1500)
+    page.wait_for_timeout(1500)  # an observation window, not synchronisation: it must not go by itself
     assert "Round 2 is over" in summary.inner_text()
     screenshot(page, "catbox-round-summary")
     # the log holds the whole game, grouped by round, each move before what it caused
