@@ -144,9 +144,9 @@ def position_of(page: Page) -> str | None:
 
 
 def wait_until(page: Page, expression: str, timeout: float = 15.0) -> None:
-    """Poll a JavaScript expression from here until it is true. The page's Content-Security-Policy
-    forbids the string functions that Playwright's `wait_for_function` evaluates inside it to poll
-    (it fails with an EvalError as soon as the condition is not true at once)."""
+    """Poll a JavaScript expression from here until it is true. `evaluate` is always allowed, while
+    a string predicate that `wait_for_function` polls inside the page can be refused by the page's
+    Content-Security-Policy (an EvalError as soon as the condition is not true at once)."""
     deadline = time.monotonic() + timeout
     while not page.evaluate(expression):
         if time.monotonic() > deadline:
