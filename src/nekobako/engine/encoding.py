@@ -6,10 +6,10 @@ spaces and observations are rules knowledge; `nekobako.rl` adapts any `Encoding`
 Gymnasium and OpenSpiel. Layouts and sizes are documented in docs/research.md.
 
 The observation is read from the state's own fields (never from a rebuilt JSON view: that costs a
-pass over the whole history), and holds exactly the position part of `State.view(seat)`: every
-game keeps a slow reference `observe_view(view)` built from the view alone, and the tests prove
-both agree, so hidden cards cannot leak into a tensor. History lives in the information-state
-string instead.
+pass over the whole history), and holds the position part of `State.view(seat)`: every game keeps
+a slow reference `observe_view(view)` built from the view alone, and the tests prove both agree,
+so hidden cards cannot leak into a tensor; the view keys it leaves out are listed, with where
+they are instead, in `elsewhere`. History lives in the information state (string and tensor).
 """
 
 from __future__ import annotations
@@ -49,9 +49,6 @@ class Layout:
         self.fields: tuple[Field, ...] = tuple(fields)
         self.size = offset
         self.at: dict[str, int] = {f.name: f.offset for f in fields}
-
-    def field(self, name: str) -> Field:
-        return next(f for f in self.fields if f.name == name)
 
     def slices(self, vector: Sequence[float]) -> dict[str, list[float]]:
         """The tensor cut into its named fields (for tests, docs and debugging)."""

@@ -5,10 +5,10 @@ loadable with `pyspiel.load_game("nekobako_catbox", {"players": 4, "side": "purp
   chance step per card, each card with its probability among those left (chance id
   `len(encoding.chance_actions) + card`); the start player and dice are listed outcomes with
   their probabilities. Simultaneous decisions are taken in seat order, hidden from later seats.
-* The information state of a seat is the encoding's perfect-recall string: every history entry
-  as that seat reads it, public events, its pending private choice. It is built incrementally as
-  actions are applied. The observation is the encoding's tensor; its string is the position part
-  of the seat's view, as JSON.
+* The information state of a seat is the encoding's perfect-recall string (every history entry
+  as that seat reads it, public events, its pending private choice) and tensor (the observation,
+  then the history codes), written when asked for from the engine's history. The observation is
+  the encoding's tensor; its string is the position part of the seat's view, as JSON.
 * `resample_from_infostate` asks the game's `determinize` for a world consistent with the seat's
   view, so OpenSpiel's own ISMCTS runs on these games. In a resampled world, what the other seats
   saw before the sample reads as public only (the sample fixes cards, not their past).
