@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: serve test install install-test system-deps lint bench
+.PHONY: serve test install install-test system-deps js-tools lint format bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,10 +34,23 @@ system-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-lint: install-test
+# The browser client's linter and formatter: Biome, pinned in package.json/package-lock.json.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+js-tools: node_modules/.installed
+
+lint: install-test js-tools
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
+	node_modules/.bin/biome ci --error-on-warnings
+
+# Rewrites in place what `lint` only checks: Python with ruff, the browser client with Biome.
+format: install-test js-tools
+	$(BIN)/ruff format src tests benchmarks
+	node_modules/.bin/biome check --write
 
 test: install-test system-deps lint
 	$(BIN)/pytest -n 2 --dist loadgroup

@@ -31,8 +31,8 @@ async function call(method, path, body) {
     }
   }
   if (!response.ok) {
-    const message = (data && data.error) || `${response.status} ${response.statusText}`;
-    throw new ApiError(response.status, (data && data.code) || "error", message);
+    const message = data?.error || `${response.status} ${response.statusText}`;
+    throw new ApiError(response.status, data?.code || "error", message);
   }
   return data;
 }
@@ -49,7 +49,8 @@ export const games = () => call("GET", "/api/games").then((d) => d.games);
 export const tables = (status = "open,running,finished") =>
   call("GET", `/api/tables?status=${encodeURIComponent(status)}`).then((d) => d.tables);
 export const table = (id) => call("GET", `/api/tables/${id}`);
-export const createTable = (game, seats, options, clock) => call("POST", "/api/tables", { game, seats, options, clock });
+export const createTable = (game, seats, options, clock) =>
+  call("POST", "/api/tables", { game, seats, options, clock });
 export const join = (id, seat) => call("POST", `/api/tables/${id}/join`, seat === undefined ? {} : { seat });
 export const leave = (id) => call("POST", `/api/tables/${id}/leave`);
 export const addBot = (id, level, seat) =>
@@ -67,7 +68,11 @@ export const replayStep = (id, step) => call("GET", `/api/tables/${id}/replay?st
 // Games are fetched once per page load and shared (titles, options, bot levels, messages).
 let gamesPromise = null;
 export function gameList() {
-  if (!gamesPromise) gamesPromise = games().catch((err) => ((gamesPromise = null), Promise.reject(err)));
+  if (!gamesPromise)
+    gamesPromise = games().catch((err) => {
+      gamesPromise = null; // a failed fetch is tried again next time
+      throw err;
+    });
   return gamesPromise;
 }
 export async function gameInfo(name) {

@@ -153,7 +153,8 @@ const STRINGS = {
     "replay.start": "Start of the game",
     "replay.keys": "Keys: ← → step, Home / End jump, Space plays or pauses.",
     "replay.unavailable": "This game has no replay yet (it is not finished).",
-    "replay.noPositions": "This server does not give the position after each move yet; the final position is shown at the last move. Below: what happened up to this move.",
+    "replay.noPositions":
+      "This server does not give the position after each move yet; the final position is shown at the last move. Below: what happened up to this move.",
     "replay.hand": "{name}'s hand",
 
     // Shut the Box
@@ -215,7 +216,8 @@ const STRINGS = {
     "table.summaryTitle": "Round {n} is over",
     "table.close": "Close",
     "catbox.legend": "◆ observed token · ◆ (grey) blocker · a letter: that player's token · ★ red is trump",
-    "catbox.playersLegend": "▶ leads this trick · ✕ colour uncovered (cannot be declared this round) · ✓ discarded · … still discarding",
+    "catbox.playersLegend":
+      "▶ leads this trick · ✕ colour uncovered (cannot be declared this round) · ✓ discarded · … still discarding",
     "catbox.lastTrickButton": "Last trick",
     "catbox.lastTrick": "Last trick",
     "catbox.trickWon": "{name} won trick {n}",
@@ -232,7 +234,6 @@ const STRINGS = {
     "catbox.discardingMark": "still choosing a discard",
     "catopomp.fromCentre": "centre die",
     "catopomp.fromSpare": "spare die",
-    "catopomp.fromHell": "from hell",
     "catopomp.strength.single": "Strength: a single {rank}",
     "catopomp.strength.run": "Strength: a run of {size}, {low} to {rank}",
     "catopomp.strength.set": "Strength: a set of {size} × {rank}",
@@ -472,7 +473,8 @@ const STRINGS = {
     "replay.start": "ゲーム開始時",
     "replay.keys": "キー操作：← → で1手ずつ、Home / End で最初・最後、スペースで再生・停止。",
     "replay.unavailable": "このゲームのリプレイはまだありません（終了していません）。",
-    "replay.noPositions": "このサーバーはまだ各手の後の局面を提供していません。最後の手では最終局面を表示します。以下はこの手までの経過です。",
+    "replay.noPositions":
+      "このサーバーはまだ各手の後の局面を提供していません。最後の手では最終局面を表示します。以下はこの手までの経過です。",
     "replay.hand": "{name} の手札",
 
     "shutbox.roll": "ダイスを2個振る",
@@ -526,13 +528,15 @@ const STRINGS = {
     "catbox.yourDiscard": "あなたの捨て札：{n}",
     "catbox.discardOf": "捨て札：{n}",
     "catbox.centre": "公開された中央のカード：{cards}",
-    "catbox.paradox": "パラドックス！ {name} は出せるカードがありません。このトリックは誰のものにもならず、{name} はトリック1つにつき −1 点です。",
+    "catbox.paradox":
+      "パラドックス！ {name} は出せるカードがありません。このトリックは誰のものにもならず、{name} はトリック1つにつき −1 点です。",
     "catbox.observed": "調査済み",
     "catbox.paradoxShort": "パラドックス",
     "table.summaryTitle": "第{n}ラウンド終了",
     "table.close": "閉じる",
     "catbox.legend": "◆ 調査済トークン · ◆（灰色）ブロック · 文字：そのプレイヤーのトークン · ★ 赤は切り札",
-    "catbox.playersLegend": "▶ このトリックのリード · ✕ ✕が見えている色（このラウンドは宣言できない） · ✓ 伏せた · … 伏せるカードを選んでいる",
+    "catbox.playersLegend":
+      "▶ このトリックのリード · ✕ ✕が見えている色（このラウンドは宣言できない） · ✓ 伏せた · … 伏せるカードを選んでいる",
     "catbox.lastTrickButton": "直前のトリック",
     "catbox.lastTrick": "直前のトリック",
     "catbox.trickWon": "{name}がトリック{n}に勝ちました",
@@ -549,14 +553,14 @@ const STRINGS = {
     "catbox.discardingMark": "伏せるカードを選んでいます",
     "catopomp.fromCentre": "中央のダイス",
     "catopomp.fromSpare": "予備ダイス",
-    "catopomp.fromHell": "地獄エリアから",
     "catopomp.strength.single": "強さ：{rank}の1枚",
     "catopomp.strength.run": "強さ：{size}枚の連番（{low}〜{rank}）",
     "catopomp.strength.set": "強さ：{rank}が{size}枚の同じ数字",
     "catopomp.lostGem": "{name}は最後までカードが残り、ソウルジェムを1個失いました",
     "catopomp.cardsLeft": "残りのカード",
     "catopomp.lastPlay": "最後の組み合わせ",
-    "catopomp.diceLegend": "灰色のダイス：このラウンドに使用済み · 点線のダイス：予備ダイス（ソウルジェム残り1個） · ◆ ソウルジェム",
+    "catopomp.diceLegend":
+      "灰色のダイス：このラウンドに使用済み · 点線のダイス：予備ダイス（ソウルジェム残り1個） · ◆ ソウルジェム",
     "shutbox.openTiles": "残ったタイル",
     "shutbox.penaltyCol": "減点",
     "shutbox.noTurn": "手番なし",
@@ -651,9 +655,11 @@ function initialLang() {
   } catch {
     // storage may be unavailable (private mode): fall through to the browser's language
   }
-  const wanted = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+  const wanted = navigator.languages?.length ? navigator.languages : [navigator.language];
   for (const tag of wanted) {
-    const base = String(tag || "").toLowerCase().split("-")[0];
+    const base = String(tag || "")
+      .toLowerCase()
+      .split("-")[0];
     if (STRINGS[base]) return base;
   }
   return "en";

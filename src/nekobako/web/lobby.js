@@ -19,7 +19,13 @@ export function mount(root) {
   const ratingsBox = h("section", { class: "panel ratings", "aria-labelledby": "ratings-title" });
   const gamesBox = h("section", { class: "panel games", "aria-labelledby": "games-title", "data-testid": "games" });
   root.append(
-    h("div", { class: "lobby" }, accountBox, h("div", { class: "lobby-col" }, gamesBox, tablesBox, ratingsBox), createBox),
+    h(
+      "div",
+      { class: "lobby" },
+      accountBox,
+      h("div", { class: "lobby-col" }, gamesBox, tablesBox, ratingsBox),
+      createBox,
+    ),
   );
 
   // ---------------------------------------------------------------- games (each with its rules)
@@ -167,7 +173,9 @@ export function mount(root) {
     const go = () => (location.hash = `#/table/${table.id}`);
     if (mine) buttons.push(h("button", { type: "button", class: "primary", onclick: go }, t("lobby.open")));
     if (open && !mine && emptySeats > 0 && user)
-      buttons.push(h("button", { type: "button", class: "primary", onclick: () => act(api.join(table.id), go) }, t("lobby.join")));
+      buttons.push(
+        h("button", { type: "button", class: "primary", onclick: () => act(api.join(table.id), go) }, t("lobby.join")),
+      );
     if (open && isHost && emptySeats > 0 && info) {
       // the chosen level survives the list's refresh
       const chosen = botLevels.get(table.id) || info.bots[0];
@@ -186,13 +194,28 @@ export function mount(root) {
           "span",
           { class: "bot-adder" },
           select,
-          h("button", { type: "button", "data-key": `add-bot-${table.id}`, onclick: () => act(api.addBot(table.id, select.value)) }, t("lobby.addBot")),
+          h(
+            "button",
+            {
+              type: "button",
+              "data-key": `add-bot-${table.id}`,
+              onclick: () => act(api.addBot(table.id, select.value)),
+            },
+            t("lobby.addBot"),
+          ),
         ),
       );
     }
     if (open && isHost && emptySeats === 0)
-      buttons.push(h("button", { type: "button", class: "primary", onclick: () => act(api.start(table.id), go) }, t("lobby.start")));
-    if (open && mine) buttons.push(h("button", { type: "button", onclick: () => act(api.leave(table.id)) }, t("lobby.leave")));
+      buttons.push(
+        h(
+          "button",
+          { type: "button", class: "primary", onclick: () => act(api.start(table.id), go) },
+          t("lobby.start"),
+        ),
+      );
+    if (open && mine)
+      buttons.push(h("button", { type: "button", onclick: () => act(api.leave(table.id)) }, t("lobby.leave")));
     if (!mine) buttons.push(h("button", { type: "button", onclick: go }, t("lobby.watch")));
     if (table.status === "finished")
       buttons.push(h("a", { class: "button", href: `/replay/${table.id}` }, t("lobby.replay")));
@@ -358,7 +381,12 @@ export function mount(root) {
           clockValue,
         ),
         optionFields.length
-          ? h("div", { class: "section-head" }, h("h3", {}, t("lobby.options")), rulesButton(info.name, "options", t("rules.options")))
+          ? h(
+              "div",
+              { class: "section-head" },
+              h("h3", {}, t("lobby.options")),
+              rulesButton(info.name, "options", t("rules.options")),
+            )
           : null,
         h("div", { class: "option-fields" }, optionFields),
         h("p", { class: "form-error error", role: "alert" }),
@@ -388,7 +416,9 @@ export function mount(root) {
           const label = choice === null ? `${t("lobby.default")}` : optionLabel(spec, choice);
           const isDefault = choice !== null && JSON.stringify(choice) === JSON.stringify(spec.default);
           const selected =
-            current === undefined ? choice === null || (spec.default !== null && isDefault) : JSON.stringify(current) === JSON.stringify(choice);
+            current === undefined
+              ? choice === null || (spec.default !== null && isDefault)
+              : JSON.stringify(current) === JSON.stringify(choice);
           return h("option", { value: i, selected }, isDefault ? `${label} (${t("lobby.default")})` : label);
         }),
       );
@@ -456,7 +486,16 @@ export function mount(root) {
                 h(
                   "ol",
                   { class: "rating-list" },
-                  list.slice(0, 5).map((r) => h("li", {}, `${r.user.name} — ${Math.round(r.rating)} `, h("span", { class: "muted small" }, t("lobby.games", { n: r.games })))),
+                  list
+                    .slice(0, 5)
+                    .map((r) =>
+                      h(
+                        "li",
+                        {},
+                        `${r.user.name} — ${Math.round(r.rating)} `,
+                        h("span", { class: "muted small" }, t("lobby.games", { n: r.games })),
+                      ),
+                    ),
                 ),
               );
             }),

@@ -25,12 +25,22 @@ export function logPanel(entries, { current = null, previous = null } = {}) {
         h(
           "ol",
           {},
-          g.items.map((e) => h("li", { class: [`log-${e.kind}`, current !== null && e.index === current ? "current" : null], "data-index": e.index ?? null }, e.text)),
+          g.items.map((e) =>
+            h(
+              "li",
+              {
+                class: [`log-${e.kind}`, current !== null && e.index === current ? "current" : null],
+                "data-index": e.index ?? null,
+              },
+              e.text,
+            ),
+          ),
         ),
       ),
     ),
   );
-  const keep = previous && previous.scrollTop + previous.clientHeight < previous.scrollHeight - 8 ? previous.scrollTop : null;
+  const keep =
+    previous && previous.scrollTop + previous.clientHeight < previous.scrollHeight - 8 ? previous.scrollTop : null;
   // newest line in sight once the panel is in the page, unless the reader scrolled back
   requestAnimationFrame(() => {
     list.scrollTop = keep ?? list.scrollHeight;

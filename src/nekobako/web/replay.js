@@ -24,7 +24,17 @@ function startWords(game, text, names) {
 }
 
 export function mount(root, { id }) {
-  const page = { table: null, record: null, info: null, module: null, step: 0, views: new Map(), playing: null, stepsAvailable: true, error: null };
+  const page = {
+    table: null,
+    record: null,
+    info: null,
+    module: null,
+    step: 0,
+    views: new Map(),
+    playing: null,
+    stepsAvailable: true,
+    error: null,
+  };
   const header = h("header", { class: "table-header" });
   const bar = h("div", { class: "replay-bar", role: "toolbar", "aria-label": t("replay.move") });
   const board = h("section", { class: "game-area", "data-testid": "replay-board" });
@@ -33,8 +43,7 @@ export function mount(root, { id }) {
 
   const total = () => (page.record ? page.record.actions.length : 0);
   // names as on the table page (seat names; "Bot 1 (random)"), else the record's names
-  const names = () =>
-    page.table && page.table.seats ? seatNames(page.table) : page.record && page.record.names ? page.record.names : [];
+  const names = () => (page.table?.seats ? seatNames(page.table) : page.record?.names ? page.record.names : []);
 
   async function viewAt(step) {
     if (page.views.has(step)) return page.views.get(step);
@@ -56,7 +65,9 @@ export function mount(root, { id }) {
     const n = Math.max(0, Math.min(total(), step));
     page.step = n;
     renderBar();
-    side.querySelectorAll(".move-list li").forEach((li, i) => li.classList.toggle("current", i + 1 === n));
+    side.querySelectorAll(".move-list li").forEach((li, i) => {
+      li.classList.toggle("current", i + 1 === n);
+    });
     const view = await viewAt(n);
     if (page.step !== n) return; // a later click won
     page.view = view; // the position shown (its phase picks the rules section)
@@ -81,16 +92,44 @@ export function mount(root, { id }) {
   }
 
   function renderBar() {
-    if (!page.record) return replaceKeepingFocus(bar, page.error ? h("p", { class: "error" }, page.error) : h("p", {}, t("app.loading")));
+    if (!page.record)
+      return replaceKeepingFocus(
+        bar,
+        page.error ? h("p", { class: "error" }, page.error) : h("p", {}, t("app.loading")),
+      );
     const n = page.step;
     const last = total();
     replaceKeepingFocus(
       bar,
-      h("button", { type: "button", "data-key": "first", onclick: () => go(0), disabled: n === 0 }, "« ", t("replay.first")),
-      h("button", { type: "button", "data-key": "prev", onclick: () => go(n - 1), disabled: n === 0 }, "◀ ", t("replay.prev")),
-      h("button", { type: "button", "data-key": "play", class: "primary", onclick: togglePlay }, page.playing ? `❚❚ ${t("replay.pause")}` : `▶ ${t("replay.play")}`),
-      h("button", { type: "button", "data-key": "next", onclick: () => go(n + 1), disabled: n === last }, t("replay.next"), " ▶"),
-      h("button", { type: "button", "data-key": "last", onclick: () => go(last), disabled: n === last }, t("replay.last"), " »"),
+      h(
+        "button",
+        { type: "button", "data-key": "first", onclick: () => go(0), disabled: n === 0 },
+        "« ",
+        t("replay.first"),
+      ),
+      h(
+        "button",
+        { type: "button", "data-key": "prev", onclick: () => go(n - 1), disabled: n === 0 },
+        "◀ ",
+        t("replay.prev"),
+      ),
+      h(
+        "button",
+        { type: "button", "data-key": "play", class: "primary", onclick: togglePlay },
+        page.playing ? `❚❚ ${t("replay.pause")}` : `▶ ${t("replay.play")}`,
+      ),
+      h(
+        "button",
+        { type: "button", "data-key": "next", onclick: () => go(n + 1), disabled: n === last },
+        t("replay.next"),
+        " ▶",
+      ),
+      h(
+        "button",
+        { type: "button", "data-key": "last", onclick: () => go(last), disabled: n === last },
+        t("replay.last"),
+        " »",
+      ),
       h("input", {
         type: "range",
         min: 0,
@@ -100,7 +139,11 @@ export function mount(root, { id }) {
         "aria-label": t("replay.move"),
         oninput: (e) => go(Number(e.target.value)),
       }),
-      h("span", { class: "position", "data-testid": "replay-position" }, n === 0 ? t("replay.start") : t("replay.step", { n, total: last })),
+      h(
+        "span",
+        { class: "position", "data-testid": "replay-position" },
+        n === 0 ? t("replay.start") : t("replay.step", { n, total: last }),
+      ),
     );
   }
 
@@ -115,21 +158,41 @@ export function mount(root, { id }) {
       // tells up to this move (its moves and the events they caused), without computing a position.
       const final = page.record.final;
       const upTo = page.step;
-      const partial = final && { ...final, history: (final.history || []).slice(0, upTo), events: (final.events || []).filter((e) => e.at <= upTo) };
+      const partial = final && {
+        ...final,
+        history: (final.history || []).slice(0, upTo),
+        events: (final.events || []).filter((e) => e.at <= upTo),
+      };
       const log = partial ? buildLog(partial, page.info, names(), page.module).reverse() : [];
       replaceKeepingFocus(
         board,
         h("p", { class: "banner notice", "data-testid": "replay-no-position" }, t("replay.noPositions")),
-        h("ul", { class: "log panel" }, log.map((e) => h("li", { class: `log-${e.kind}` }, e.text))),
+        h(
+          "ul",
+          { class: "log panel" },
+          log.map((e) => h("li", { class: `log-${e.kind}` }, e.text)),
+        ),
       );
       renderSide(null);
       return;
     }
-    const ctx = { names: names(), me: null, act: () => {}, busy: true, ui: {}, rerender: () => {}, replay: true, fresh: false };
+    const ctx = {
+      names: names(),
+      me: null,
+      act: () => {},
+      busy: true,
+      ui: {},
+      rerender: () => {},
+      replay: true,
+      fresh: false,
+    };
     // the round summary at the step a round ends (and the step after, its deal), as at the table
     const shown = view.history ? view.history.length : 0;
     const ended = (view.events || []).some((e) => e.at >= shown - 1 && ROUND_END.has(e.kind));
-    const summary = view.last_round && ended && page.module.summary ? roundSummary(page.module.summary(view, ctx), view.last_round.round, null) : null;
+    const summary =
+      view.last_round && ended && page.module.summary
+        ? roundSummary(page.module.summary(view, ctx), view.last_round.round, null)
+        : null;
     replaceKeepingFocus(board, summary, page.module.render(view, ctx));
     renderSide(view);
   }

@@ -13,7 +13,7 @@ export function rulesUrl(game, section) {
 // The section a table's view is at: every game's view names its phase, and each phase has a
 // section of the same name (tests/rules checks this); before the game starts, the overview.
 export function phaseSection(view) {
-  return (view && view.phase) || "overview";
+  return view?.phase || "overview";
 }
 
 // `section` is a section name or a function asked when the button is pressed (the phase then).

@@ -115,7 +115,7 @@ export function mount(root, { id }) {
     dispatch({ type: "state", msg, now: Date.now() / 1000 });
     if (!page.info) page.info = await api.gameInfo(msg.table.game).catch(() => null);
     if (!page.module) page.module = await loadGame(msg.table.game);
-    if (msg.view && msg.view.over && !state.results) {
+    if (msg.view?.over && !state.results) {
       api
         .results(id)
         .then((results) => {
@@ -178,7 +178,9 @@ export function mount(root, { id }) {
 
   function renderHeader() {
     const tbl = state.table;
-    const title = tbl ? t("table.title", { game: pick(tbl.title) || t(`game.${tbl.game}`), id: tbl.id }) : t("table.connecting");
+    const title = tbl
+      ? t("table.title", { game: pick(tbl.title) || t(`game.${tbl.game}`), id: tbl.id })
+      : t("table.connecting");
     const me = tbl && tbl.you !== null && tbl.you !== undefined ? tbl.you : null;
     replaceKeepingFocus(
       header,
@@ -234,11 +236,17 @@ export function mount(root, { id }) {
       const nm = names();
       if (mine && seats.length === 1) text = t("table.yourTurn");
       else if (seats.length === 1) text = t("table.turnOf", { name: nm[seats[0]] });
-      else text = (mine ? `${t("table.yourTurn")} · ` : "") + t("table.turnOfMany", { names: joinNames(seats.map((s) => nm[s])) });
+      else
+        text =
+          (mine ? `${t("table.yourTurn")} · ` : "") +
+          t("table.turnOfMany", { names: joinNames(seats.map((s) => nm[s])) });
     }
-    const round = view && page.module && page.module.roundText ? page.module.roundText(view) : "";
+    const round = view && page.module?.roundText ? page.module.roundText(view) : "";
     const prompt = view && !view.over ? describeMessage(view.prompt, page.info, names(), page.module) : "";
-    replaceKeepingFocus(promptLine, prompt ? h("span", { class: mine ? "mine" : null }, mine ? "▶ " : "", prompt) : null);
+    replaceKeepingFocus(
+      promptLine,
+      prompt ? h("span", { class: mine ? "mine" : null }, mine ? "▶ " : "", prompt) : null,
+    );
     promptLine.hidden = !prompt;
     replaceKeepingFocus(
       status,
@@ -253,7 +261,10 @@ export function mount(root, { id }) {
   function renderClock() {
     const clock = state.clock;
     if (!clock || clock.kind === "none" || !state.view || state.view.over) {
-      replaceKeepingFocus(clockBox, state.view && !state.view.over ? h("span", { class: "muted" }, t("table.noClock")) : null);
+      replaceKeepingFocus(
+        clockBox,
+        state.view && !state.view.over ? h("span", { class: "muted" }, t("table.noClock")) : null,
+      );
       return;
     }
     const now = Date.now() / 1000 + state.clockOffset;
@@ -263,7 +274,7 @@ export function mount(root, { id }) {
       return h(
         "span",
         { class: ["clock-item", left < 10 ? "urgent" : null] },
-        
+
         t("table.clockLeft", { name: nm[Number(seat)] ?? seat, time: formatDuration(left) }),
       );
     });
@@ -319,7 +330,7 @@ export function mount(root, { id }) {
 
   function renderResults() {
     const view = state.view;
-    if (!view || !view.over) {
+    if (!view?.over) {
       resultsBox.hidden = true;
       return;
     }
@@ -344,17 +355,26 @@ export function mount(root, { id }) {
     const rows = tbl.seats.map((s, i) => {
       const controls = [];
       if (s.kind === "empty") {
-        if (user && !mine) controls.push(h("button", { type: "button", onclick: () => run(api.join(id, i)) }, t("lobby.join")));
+        if (user && !mine)
+          controls.push(h("button", { type: "button", onclick: () => run(api.join(id, i)) }, t("lobby.join")));
         if (isHost) {
           const chosen = page.botLevels[i] || levels[0];
           const select = h(
             "select",
-            { "aria-label": t("lobby.botLevel"), "data-key": `bot-level-${i}`, onchange: (e) => (page.botLevels[i] = e.target.value) },
+            {
+              "aria-label": t("lobby.botLevel"),
+              "data-key": `bot-level-${i}`,
+              onchange: (e) => (page.botLevels[i] = e.target.value),
+            },
             levels.map((b) => h("option", { value: b, selected: b === chosen }, t(`bot.${b}`))),
           );
           controls.push(
             select,
-            h("button", { type: "button", "data-key": `add-bot-${i}`, onclick: () => run(api.addBot(id, select.value, i)) }, t("lobby.addBot")),
+            h(
+              "button",
+              { type: "button", "data-key": `add-bot-${i}`, onclick: () => run(api.addBot(id, select.value, i)) },
+              t("lobby.addBot"),
+            ),
           );
         }
       } else if (s.kind === "bot" && isHost) {
@@ -364,7 +384,14 @@ export function mount(root, { id }) {
         "li",
         { class: "seat-row" },
         h("span", { class: "pc-dot", style: { "--pc": `var(--p${i})` } }),
-        h("span", { class: "seat-name" }, t("table.seat", { n: i }), ": ", seatName(tbl, i), tbl.you === i ? ` (${t("lobby.you")})` : ""),
+        h(
+          "span",
+          { class: "seat-name" },
+          t("table.seat", { n: i }),
+          ": ",
+          seatName(tbl, i),
+          tbl.you === i ? ` (${t("lobby.you")})` : "",
+        ),
         h("span", { class: "row" }, controls),
       );
     });
@@ -378,7 +405,13 @@ export function mount(root, { id }) {
       h(
         "div",
         { class: "row" },
-        isHost && full ? h("button", { type: "button", class: "primary", "data-key": "start", onclick: () => run(api.start(id)) }, t("table.start")) : null,
+        isHost && full
+          ? h(
+              "button",
+              { type: "button", class: "primary", "data-key": "start", onclick: () => run(api.start(id)) },
+              t("table.start"),
+            )
+          : null,
         mine ? h("button", { type: "button", onclick: () => run(api.leave(id)) }, t("table.leaveTable")) : null,
       ),
     );
@@ -414,12 +447,23 @@ export function mount(root, { id }) {
 export function roundSummary(content, round, onClose) {
   return h(
     "section",
-    { class: "round-summary panel", "data-testid": "round-summary", "aria-label": t("table.summaryTitle", { n: round }) },
+    {
+      class: "round-summary panel",
+      "data-testid": "round-summary",
+      "aria-label": t("table.summaryTitle", { n: round }),
+    },
     h(
       "header",
       { class: "row" },
       h("h2", {}, t("table.summaryTitle", { n: round })),
-      onClose ? h("button", { type: "button", class: "link", "data-key": "close-summary", onclick: onClose }, "✕ ", t("table.close")) : null,
+      onClose
+        ? h(
+            "button",
+            { type: "button", class: "link", "data-key": "close-summary", onclick: onClose },
+            "✕ ",
+            t("table.close"),
+          )
+        : null,
     ),
     content,
   );
@@ -428,7 +472,7 @@ export function roundSummary(content, round, onClose) {
 // Totals per seat, with each finished round's scores, and the winners marked.
 export function scoreTable(view, names, module) {
   const rounds = view.round_scores || [];
-  const label = module && module.scoreLabel ? module.scoreLabel() : t("table.score");
+  const label = module?.scoreLabel ? module.scoreLabel() : t("table.score");
   return h(
     "table",
     { class: "scores", "data-testid": "scores" },
@@ -439,7 +483,9 @@ export function scoreTable(view, names, module) {
         "tr",
         {},
         h("th", { scope: "col" }, t("table.player")),
-        rounds.map((_, r) => h("th", { scope: "col", title: t("table.round", { n: r + 1 }) }, t("table.roundShort", { n: r + 1 }))),
+        rounds.map((_, r) =>
+          h("th", { scope: "col", title: t("table.round", { n: r + 1 }) }, t("table.roundShort", { n: r + 1 })),
+        ),
         h("th", { scope: "col" }, label),
       ),
     ),
@@ -449,7 +495,7 @@ export function scoreTable(view, names, module) {
       names.map((name, seat) =>
         h(
           "tr",
-          { class: [view.winners && view.winners.includes(seat) ? "winner" : null, view.seat === seat ? "me" : null] },
+          { class: [view.winners?.includes(seat) ? "winner" : null, view.seat === seat ? "me" : null] },
           h("th", { scope: "row" }, h("span", { class: "pc-dot", style: { "--pc": `var(--p${seat})` } }), name),
           rounds.map((row) => h("td", {}, fmt(row[seat]))),
           h("td", { class: "total" }, fmt(view.scores[seat])),
@@ -461,10 +507,10 @@ export function scoreTable(view, names, module) {
 
 export function resultsPanel(view, results, names, id) {
   const winners = view.winners || [];
-  const places = results && results.places ? results.places : null;
+  const places = results?.places ? results.places : null;
   const order = names.map((_, s) => s);
   if (places) order.sort((a, b) => places[a] - places[b]);
-  const ratings = results && results.ratings ? results.ratings : [];
+  const ratings = results?.ratings ? results.ratings : [];
   return h(
     "div",
     { class: "results-inner" },
@@ -481,7 +527,14 @@ export function resultsPanel(view, results, names, id) {
       h(
         "thead",
         {},
-        h("tr", {}, h("th", {}, t("table.place")), h("th", {}, t("table.player")), h("th", {}, t("table.total")), ratings.length ? h("th", {}, t("account.rating")) : null),
+        h(
+          "tr",
+          {},
+          h("th", {}, t("table.place")),
+          h("th", {}, t("table.player")),
+          h("th", {}, t("table.total")),
+          ratings.length ? h("th", {}, t("account.rating")) : null,
+        ),
       ),
       h(
         "tbody",
@@ -492,9 +545,16 @@ export function resultsPanel(view, results, names, id) {
             "tr",
             { class: winners.includes(seat) ? "winner" : null },
             h("td", {}, places ? places[seat] : winners.includes(seat) ? 1 : ""),
-            h("th", { scope: "row" }, h("span", { class: "pc-dot", style: { "--pc": `var(--p${seat})` } }), names[seat]),
+            h(
+              "th",
+              { scope: "row" },
+              h("span", { class: "pc-dot", style: { "--pc": `var(--p${seat})` } }),
+              names[seat],
+            ),
             h("td", {}, fmt(view.scores[seat])),
-            ratings.length ? h("td", {}, rating ? `${Math.round(rating.before)} → ${Math.round(rating.after)}` : "") : null,
+            ratings.length
+              ? h("td", {}, rating ? `${Math.round(rating.before)} → ${Math.round(rating.after)}` : "")
+              : null,
           );
         }),
       ),
@@ -503,7 +563,11 @@ export function resultsPanel(view, results, names, id) {
       "p",
       { class: "row" },
       h("a", { class: "button primary", href: `/replay/${id}`, "data-testid": "replay-link" }, t("table.replayLink")),
-      h("a", { class: "button", href: `/api/tables/${id}/record`, download: `nekobako-table-${id}.json` }, t("table.downloadRecord")),
+      h(
+        "a",
+        { class: "button", href: `/api/tables/${id}/record`, download: `nekobako-table-${id}.json` },
+        t("table.downloadRecord"),
+      ),
       h("a", { class: "button", href: "/" }, t("app.back")),
     ),
   );
@@ -517,6 +581,10 @@ function fmt(x) {
 function formatDuration(seconds) {
   const s = Math.ceil(seconds);
   if (s >= 86400) return t("table.durationDays", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
-  if (s >= 3600) return t("table.durationHours", { h: Math.floor(s / 3600), m: String(Math.floor((s % 3600) / 60)).padStart(2, "0") });
+  if (s >= 3600)
+    return t("table.durationHours", {
+      h: Math.floor(s / 3600),
+      m: String(Math.floor((s % 3600) / 60)).padStart(2, "0"),
+    });
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }

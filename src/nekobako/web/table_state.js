@@ -21,7 +21,7 @@ export function initialState() {
   };
 }
 
-const legalKey = (view) => (view && view.legal ? view.legal : []).join("|");
+const legalKey = (view) => (view?.legal ? view.legal : []).join("|");
 const noticeKey = (n) => `${n.kind}|${n.seat}|${n.seq}|${n.at}`;
 
 export function reduce(state, event) {
@@ -44,8 +44,13 @@ export function reduce(state, event) {
       };
     }
     case "sent": {
-      const last = state.view && state.view.last_round;
-      return { ...state, sending: true, sentLegalKey: legalKey(state.view), summaryClosed: last ? last.round : state.summaryClosed };
+      const last = state.view?.last_round;
+      return {
+        ...state,
+        sending: true,
+        sentLegalKey: legalKey(state.view),
+        summaryClosed: last ? last.round : state.summaryClosed,
+      };
     }
     case "refused":
     case "unanswered":

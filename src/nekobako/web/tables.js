@@ -9,7 +9,7 @@ export function statusLabel(status) {
 
 // The name shown for a seat: the player's name, "bot (level)", or "empty seat".
 export function seatName(table, seat) {
-  const s = table && table.seats ? table.seats[seat] : null;
+  const s = table?.seats ? table.seats[seat] : null;
   if (!s) return t("table.seat", { n: seat });
   if (s.kind === "empty") return t("lobby.emptySeat");
   if (s.kind === "bot" && !s.user) return t("lobby.bot", { n: seat, level: t(`bot.${s.bot}`) });
@@ -18,7 +18,7 @@ export function seatName(table, seat) {
 }
 
 export function seatNames(table, count) {
-  const n = count ?? (table && table.seats ? table.seats.length : 0);
+  const n = count ?? (table?.seats ? table.seats.length : 0);
   const out = [];
   for (let i = 0; i < n; i++) out.push(seatName(table, i));
   return out;

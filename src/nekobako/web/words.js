@@ -8,10 +8,11 @@ const SEAT_LIST_KEYS = new Set(["winners", "seats", "losers", "players"]);
 const SEAT_KEYS = new Set(["owner", "to", "from", "winner", "loser", "leader", "target", "seat"]);
 
 function formatValue(key, value, names, module) {
-  const special = module && module.eventValue ? module.eventValue(key, value) : undefined;
+  const special = module?.eventValue ? module.eventValue(key, value) : undefined;
   if (special !== undefined) return special;
   if (Array.isArray(value)) {
-    if (SEAT_LIST_KEYS.has(key) && value.every((v) => Number.isInteger(v))) return joinNames(value.map((s) => names[s] ?? s));
+    if (SEAT_LIST_KEYS.has(key) && value.every((v) => Number.isInteger(v)))
+      return joinNames(value.map((s) => names[s] ?? s));
     return value.map((v) => formatValue("", v, names, module)).join(lang === "ja" ? "、" : ", ");
   }
   if (typeof value === "object" && value !== null) {
@@ -29,9 +30,10 @@ function formatValue(key, value, names, module) {
 }
 
 export function describeEvent(event, info, names, module = null) {
-  const messages = (info && info.messages) || {};
+  const messages = info?.messages || {};
   const template = messages[event.kind];
-  const who = event.seat === null || event.seat === undefined ? "" : names[event.seat] ?? t("table.seat", { n: event.seat });
+  const who =
+    event.seat === null || event.seat === undefined ? "" : (names[event.seat] ?? t("table.seat", { n: event.seat }));
   const data = event.data || {};
   if (template) {
     return pick(template).replace(/\{(\w+)\}/g, (all, key) => {

@@ -115,13 +115,20 @@ function researchBoard(view, ctx, playsForChosen, act, board = view.board, title
           content = h("span", { class: `token neutral ${cell}` }, "◆");
           label = t("catbox.cellOf", { colour: colourName(colour), n, who: t(`catbox.${cell}`) });
         } else {
-          content = h("span", { class: "token", style: { "--pc": `var(--p${cell})` }, title: ctx.names[cell] }, labels[cell]);
+          content = h(
+            "span",
+            { class: "token", style: { "--pc": `var(--p${cell})` }, title: ctx.names[cell] },
+            labels[cell],
+          );
           label = t("catbox.cellOf", { colour: colourName(colour), n, who: ctx.names[cell] });
         }
         const inner = [h("span", { class: "cell-number" }, n), content];
         return h(
           "td",
-          { class: ["cell", `suit-${colour}`, cell !== null ? "taken" : null, play ? "legal" : null], "data-cell": `${colour}-${n}` },
+          {
+            class: ["cell", `suit-${colour}`, cell !== null ? "taken" : null, play ? "legal" : null],
+            "data-cell": `${colour}-${n}`,
+          },
           play
             ? h(
                 "button",
@@ -144,15 +151,25 @@ function researchBoard(view, ctx, playsForChosen, act, board = view.board, title
   return h(
     "section",
     { class: "research", "aria-label": t("catbox.board") },
-    title ? h("h3", {}, title) : h("h2", {}, t("catbox.board"), h("span", { class: "muted small" }, ` · ${t(`catbox.side.${layout.side}`)}`)),
-    h("div", { class: "board-scroll" }, h("table", { class: "research-board", "data-testid": title ? "final-board" : "research-board" }, h("tbody", {}, rows))),
+    title
+      ? h("h3", {}, title)
+      : h("h2", {}, t("catbox.board"), h("span", { class: "muted small" }, ` · ${t(`catbox.side.${layout.side}`)}`)),
+    h(
+      "div",
+      { class: "board-scroll" },
+      h(
+        "table",
+        { class: "research-board", "data-testid": title ? "final-board" : "research-board" },
+        h("tbody", {}, rows),
+      ),
+    ),
     title
       ? null
       : h(
           "p",
           { class: "small muted legend" },
           view.red_broken ? t("catbox.redBroken") : t("catbox.redNotBroken"),
-          view.centre && view.centre.revealed ? ` · ${t("catbox.centre", { cards: view.centre.revealed.join(", ") })}` : "",
+          view.centre?.revealed ? ` · ${t("catbox.centre", { cards: view.centre.revealed.join(", ") })}` : "",
           ` · ${t("catbox.legend")}`,
         ),
   );
@@ -195,7 +212,12 @@ export function lastTrick(last, ctx, fresh = false) {
   const outcome =
     last.winner !== null && last.winner !== undefined
       ? h("p", { class: "trick-outcome" }, "★ ", t("catbox.trickWon", { name: ctx.names[last.winner], n: last.trick }))
-      : h("p", { class: "trick-outcome paradox" }, "⚡ ", t("catbox.trickParadox", { name: ctx.names[last.paradox], n: last.trick }));
+      : h(
+          "p",
+          { class: "trick-outcome paradox" },
+          "⚡ ",
+          t("catbox.trickParadox", { name: ctx.names[last.paradox], n: last.trick }),
+        );
   return h(
     "div",
     { class: "last-trick", "data-testid": "last-trick" },
@@ -213,8 +235,15 @@ function trickCards(plays, ctx, winner, fresh) {
     plays.map((card, i) =>
       h(
         "li",
-        { class: [card.seat === winner ? "won" : null, fresh && i === plays.length - 1 ? "arrive" : null], style: { "--from": `${(card.seat - (ctx.me ?? 0)) * 40}px` } },
-        h("span", { class: `card declared suit-${card.colour}`, "aria-label": `${card.number} ${colourName(card.colour)}` }, card.number),
+        {
+          class: [card.seat === winner ? "won" : null, fresh && i === plays.length - 1 ? "arrive" : null],
+          style: { "--from": `${(card.seat - (ctx.me ?? 0)) * 40}px` },
+        },
+        h(
+          "span",
+          { class: `card declared suit-${card.colour}`, "aria-label": `${card.number} ${colourName(card.colour)}` },
+          card.number,
+        ),
         h(
           "span",
           { class: "small" },
@@ -285,7 +314,14 @@ export function summary(view, ctx) {
         ),
       ),
       last.paradox !== null
-        ? h("p", { "data-testid": "paradox-hand" }, "⚡ ", t("catbox.paradoxHand", { name: ctx.names[last.paradox] }), " ", (last.paradox_hand || []).map((n) => h("span", { class: "card small-card" }, n)))
+        ? h(
+            "p",
+            { "data-testid": "paradox-hand" },
+            "⚡ ",
+            t("catbox.paradoxHand", { name: ctx.names[last.paradox] }),
+            " ",
+            (last.paradox_hand || []).map((n) => h("span", { class: "card small-card" }, n)),
+          )
         : null,
     ),
   );
@@ -306,7 +342,9 @@ function players(view, ctx) {
           { scope: "row" },
           playerDot(seat),
           ctx.names[seat],
-          seat === view.leader && view.phase === "play" ? h("span", { title: t("catbox.leaderMark"), "aria-label": t("catbox.leaderMark") }, " ▶") : "",
+          seat === view.leader && view.phase === "play"
+            ? h("span", { title: t("catbox.leaderMark"), "aria-label": t("catbox.leaderMark") }, " ▶")
+            : "",
         ),
         h(
           "td",
@@ -317,21 +355,41 @@ function players(view, ctx) {
               {
                 class: ["x-token", `suit-${c}`, xs[c] ? "covered" : "void"],
                 role: "img",
-                "aria-label": xs[c] ? t("catbox.covered", { colour: colourName(c) }) : t("catbox.void", { colour: colourName(c) }),
-                title: xs[c] ? t("catbox.covered", { colour: colourName(c) }) : t("catbox.void", { colour: colourName(c) }),
+                "aria-label": xs[c]
+                  ? t("catbox.covered", { colour: colourName(c) })
+                  : t("catbox.void", { colour: colourName(c) }),
+                title: xs[c]
+                  ? t("catbox.covered", { colour: colourName(c) })
+                  : t("catbox.void", { colour: colourName(c) }),
               },
               xs[c] ? "" : "✕",
             ),
           ),
         ),
-        predicting ? h("td", {}, view.predictions && view.predictions[seat] !== null && view.predictions[seat] !== undefined ? view.predictions[seat] : t("catbox.noPrediction")) : null,
+        predicting
+          ? h(
+              "td",
+              {},
+              view.predictions && view.predictions[seat] !== null && view.predictions[seat] !== undefined
+                ? view.predictions[seat]
+                : t("catbox.noPrediction"),
+            )
+          : null,
         h("td", {}, view.tricks[seat]),
         h(
           "td",
           {},
           view.hand_counts[seat],
           view.phase === "discard"
-            ? h("span", { class: "small muted", title: t(view.discarded[seat] ? "catbox.discardedMark" : "catbox.discardingMark") }, " ", view.discarded[seat] ? "✓" : "…")
+            ? h(
+                "span",
+                {
+                  class: "small muted",
+                  title: t(view.discarded[seat] ? "catbox.discardedMark" : "catbox.discardingMark"),
+                },
+                " ",
+                view.discarded[seat] ? "✓" : "…",
+              )
             : null,
         ),
         h("td", { class: "total" }, view.scores[seat]),
@@ -345,23 +403,23 @@ function players(view, ctx) {
       "div",
       { class: "table-scroll" },
       h(
-      "table",
-      { class: "players-table", "data-testid": "players" },
-      h(
-        "thead",
-        {},
+        "table",
+        { class: "players-table", "data-testid": "players" },
         h(
-          "tr",
+          "thead",
           {},
-          h("th", { scope: "col" }, t("table.player")),
-          h("th", { scope: "col", title: t("catbox.xTokens") }, "✕"),
-          predicting ? h("th", { scope: "col", title: t("catbox.prediction") }, t("catbox.predictionShort")) : null,
-          h("th", { scope: "col", title: t("catbox.tricks") }, t("catbox.tricksShort")),
-          h("th", { scope: "col", title: t("catbox.cards") }, t("catbox.cardsShort")),
-          h("th", { scope: "col" }, t("table.total")),
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col" }, t("table.player")),
+            h("th", { scope: "col", title: t("catbox.xTokens") }, "✕"),
+            predicting ? h("th", { scope: "col", title: t("catbox.prediction") }, t("catbox.predictionShort")) : null,
+            h("th", { scope: "col", title: t("catbox.tricks") }, t("catbox.tricksShort")),
+            h("th", { scope: "col", title: t("catbox.cards") }, t("catbox.cardsShort")),
+            h("th", { scope: "col" }, t("table.total")),
+          ),
         ),
-      ),
-      h("tbody", {}, rows),
+        h("tbody", {}, rows),
       ),
     ),
     h("p", { class: "small muted legend" }, t("catbox.playersLegend")),
@@ -379,7 +437,11 @@ function handArea(view, ctx, legal, chosen, playsForChosen, act) {
           "div",
           { class: "hand-row" },
           h("h3", {}, playerDot(seat), t("replay.hand", { name: ctx.names[seat] })),
-          h("div", { class: "hand" }, hand.map((n) => h("span", { class: "card" }, n))),
+          h(
+            "div",
+            { class: "hand" },
+            hand.map((n) => h("span", { class: "card" }, n)),
+          ),
           view.discards && view.discards[seat] !== null && view.discards[seat] !== undefined
             ? h("span", { class: "small muted" }, t("catbox.discardOf", { n: view.discards[seat] }))
             : null,
@@ -420,7 +482,18 @@ function handArea(view, ctx, legal, chosen, playsForChosen, act) {
         "div",
         { class: "row" },
         legal.predicts.map((p) =>
-          h("button", { type: "button", class: "primary", "data-key": p.text, "data-action": p.text, disabled: ctx.busy, onclick: () => act(p.text) }, t("catbox.predict", { n: p.n })),
+          h(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              "data-key": p.text,
+              "data-action": p.text,
+              disabled: ctx.busy,
+              onclick: () => act(p.text),
+            },
+            t("catbox.predict", { n: p.n }),
+          ),
         ),
       ),
     );
@@ -429,7 +502,18 @@ function handArea(view, ctx, legal, chosen, playsForChosen, act) {
     controls.push(
       h("p", {}, t("catbox.phase.discard")),
       d
-        ? h("button", { type: "button", class: "primary", "data-key": "discard", "data-action": d.text, disabled: ctx.busy, onclick: () => act(d.text) }, t("catbox.discardThis", { n: d.n }))
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "primary",
+              "data-key": "discard",
+              "data-action": d.text,
+              disabled: ctx.busy,
+              onclick: () => act(d.text),
+            },
+            t("catbox.discardThis", { n: d.n }),
+          )
         : h("p", { class: "muted" }, t("catbox.chooseCard")),
     );
   } else if (legal.plays.length) {
@@ -460,7 +544,14 @@ function handArea(view, ctx, legal, chosen, playsForChosen, act) {
   return h(
     "section",
     { class: "my-hand", "aria-label": t("catbox.hand"), "data-testid": "hand" },
-    h("h2", {}, t("catbox.hand"), view.discard !== null && view.discard !== undefined ? h("span", { class: "small muted" }, ` · ${t("catbox.yourDiscard", { n: view.discard })}`) : null),
+    h(
+      "h2",
+      {},
+      t("catbox.hand"),
+      view.discard !== null && view.discard !== undefined
+        ? h("span", { class: "small muted" }, ` · ${t("catbox.yourDiscard", { n: view.discard })}`)
+        : null,
+    ),
     h("div", { class: "hand" }, cards),
     h("div", { class: "controls", "data-testid": "controls" }, controls),
   );
@@ -469,6 +560,11 @@ function handArea(view, ctx, legal, chosen, playsForChosen, act) {
 // A one- or two-character label per seat for the board tokens: the name's initial, with the seat
 // number added when two players share an initial (the colour tells them apart too).
 function tokenLabels(names) {
-  const first = names.map((n) => String(n || "?").trim().slice(0, 1).toUpperCase());
+  const first = names.map((n) =>
+    String(n || "?")
+      .trim()
+      .slice(0, 1)
+      .toUpperCase(),
+  );
   return first.map((c, i) => (first.filter((x) => x === c).length > 1 ? `${c}${i}` : c));
 }

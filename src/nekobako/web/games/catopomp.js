@@ -65,8 +65,7 @@ export function parsePlay(text) {
     if (w === "swap") {
       out.swapText = words[++i]; // "2", "M", "M=4" (a hell Mitch as the dice number) or "C"
       out.swap = out.swapText.startsWith("M=") ? "M" : out.swapText; // the hell card that leaves
-    }
-    else if (w.startsWith("+")) {
+    } else if (w.startsWith("+")) {
       let kind = null;
       for (const part of w.slice(1).split("+")) {
         if (part.startsWith("s")) {
@@ -86,7 +85,9 @@ export function parsePlay(text) {
 }
 
 function playWords(p) {
-  const parts = p.cards.map((c) => (c === "M" && p.mitchAs !== null ? t("catopomp.mitchAs", { n: p.mitchAs }) : cardName(c)));
+  const parts = p.cards.map((c) =>
+    c === "M" && p.mitchAs !== null ? t("catopomp.mitchAs", { n: p.mitchAs }) : cardName(c),
+  );
   let text = parts.join("-");
   const dice = [];
   if (p.spare !== null) dice.push(t("catopomp.spareTag", { n: p.spare }));
@@ -130,8 +131,8 @@ function legalChoices(legal) {
 function selectionOf(view, ui) {
   const hand = view.hand || [];
   const hell = (view.hell && view.seat !== null ? view.hell[view.seat] : []) || [];
-  const centre = (view.dice && view.dice.centre) || [];
-  const mySpare = view.dice && view.dice.spare && view.seat !== null ? view.dice.spare[view.seat] : null;
+  const centre = view.dice?.centre || [];
+  const mySpare = view.dice?.spare && view.seat !== null ? view.dice.spare[view.seat] : null;
   return {
     handCards: [...ui.hand].map((i) => String(hand[i])),
     hellCards: [...ui.hell].map((i) => String(hell[i])),
@@ -173,7 +174,12 @@ export function render(view, ctx) {
 
   // An item may be added to the selection when some legal play still agrees with the result.
   const canAdd = (change) => {
-    const next = { handCards: [...sel.handCards], hellCards: [...sel.hellCards], dice: [...sel.dice], spare: sel.spare };
+    const next = {
+      handCards: [...sel.handCards],
+      hellCards: [...sel.hellCards],
+      dice: [...sel.dice],
+      spare: sel.spare,
+    };
     change(next);
     return legal.plays.some((p) => agrees(p, next, true));
   };
@@ -187,12 +193,7 @@ export function render(view, ctx) {
   return h(
     "div",
     { class: "catopomp" },
-    h(
-      "div",
-      { class: "catopomp-top" },
-      tableArea(view, ctx),
-      diceArea(view, ctx, selecting, ui, canAdd, toggle),
-    ),
+    h("div", { class: "catopomp-top" }, tableArea(view, ctx), diceArea(view, ctx, selecting, ui, canAdd, toggle)),
     h("div", { class: "hells" }, hellAreas(view, ctx, selecting, ui, canAdd, toggle)),
     myArea(view, ctx, legal, selecting, ui, canAdd, toggle, matches, nothingSelected),
   );
@@ -205,7 +206,9 @@ function tableArea(view, ctx) {
     { class: "combo-area", "aria-label": t("catopomp.table"), "data-testid": "table-combo" },
     h("h2", {}, t("catopomp.table")),
     table ? combination(table, ctx, ctx.fresh) : h("p", { class: "muted" }, t("catopomp.tableEmpty")),
-    view.removed && view.removed.length ? h("p", { class: "small muted" }, t("catopomp.removed", { cards: view.removed.map(cardName).join(", ") })) : null,
+    view.removed?.length
+      ? h("p", { class: "small muted" }, t("catopomp.removed", { cards: view.removed.map(cardName).join(", ") }))
+      : null,
   );
 }
 
@@ -214,8 +217,24 @@ function tableArea(view, ctx) {
 export function combination(table, ctx, fresh = false) {
   const p = parsePlay(table.text);
   const dice = [
-    ...p.dice.map((face) => h("span", { class: "combo-die", "data-origin": "centre" }, dieFace(face, null, fresh ? "rolled" : null), h("span", { class: "small muted" }, t("catopomp.fromCentre")))),
-    ...(p.spare !== null ? [h("span", { class: "combo-die", "data-origin": "spare" }, dieFace(p.spare, null, "spare"), h("span", { class: "small muted" }, t("catopomp.fromSpare")))] : []),
+    ...p.dice.map((face) =>
+      h(
+        "span",
+        { class: "combo-die", "data-origin": "centre" },
+        dieFace(face, null, fresh ? "rolled" : null),
+        h("span", { class: "small muted" }, t("catopomp.fromCentre")),
+      ),
+    ),
+    ...(p.spare !== null
+      ? [
+          h(
+            "span",
+            { class: "combo-die", "data-origin": "spare" },
+            dieFace(p.spare, null, "spare"),
+            h("span", { class: "small muted" }, t("catopomp.fromSpare")),
+          ),
+        ]
+      : []),
   ];
   const cards = table.cards.map((c) => {
     const s = String(c);
@@ -283,7 +302,11 @@ export function summary(view, ctx) {
               { class: s.lost_gem ? "paradox" : null },
               h("th", { scope: "row" }, playerDot(seat), ctx.names[seat]),
               h("td", {}, s.cards_left),
-              h("td", {}, (last.hell[seat] || []).map((c) => card(c))),
+              h(
+                "td",
+                {},
+                (last.hell[seat] || []).map((c) => card(c)),
+              ),
               h("td", {}, s.lost_gem ? `${s.gems} (−1)` : s.gems),
             ),
           ),
@@ -320,9 +343,17 @@ function diceArea(view, ctx, selecting, ui, canAdd, toggle) {
   });
   const others = [];
   for (let seat = 0; seat < view.players; seat++) {
-    const used = (dice.used && dice.used[seat]) || [];
+    const used = dice.used?.[seat] || [];
     const spare = dice.spare ? dice.spare[seat] : null;
-    if (used.length) others.push(h("div", { class: "dice-line" }, h("span", { class: "small" }, t("catopomp.usedDice", { name: ctx.names[seat] })), used.map((f) => dieFace(f, null, "used"))));
+    if (used.length)
+      others.push(
+        h(
+          "div",
+          { class: "dice-line" },
+          h("span", { class: "small" }, t("catopomp.usedDice", { name: ctx.names[seat] })),
+          used.map((f) => dieFace(f, null, "used")),
+        ),
+      );
     if (spare !== null && spare !== undefined) {
       const mine = seat === view.seat && selecting;
       others.push(
@@ -363,13 +394,13 @@ function diceArea(view, ctx, selecting, ui, canAdd, toggle) {
 function hellAreas(view, ctx, selecting, ui, canAdd, toggle) {
   const out = [];
   for (let seat = 0; seat < view.players; seat++) {
-    const hell = (view.hell && view.hell[seat]) || [];
+    const hell = view.hell?.[seat] || [];
     const mine = seat === view.seat;
     const toMove = Array.isArray(view.to_move) && view.to_move.includes(seat);
     const badges = [];
-    if (view.out && view.out[seat]) badges.push(h("span", { class: "badge good" }, t("catopomp.out")));
-    if (view.passed && view.passed.includes(seat)) badges.push(h("span", { class: "badge" }, t("catopomp.passed")));
-    if (view.boost_used && view.boost_used[seat]) badges.push(h("span", { class: "badge" }, t("catopomp.boostUsed")));
+    if (view.out?.[seat]) badges.push(h("span", { class: "badge good" }, t("catopomp.out")));
+    if (view.passed?.includes(seat)) badges.push(h("span", { class: "badge" }, t("catopomp.passed")));
+    if (view.boost_used?.[seat]) badges.push(h("span", { class: "badge" }, t("catopomp.boostUsed")));
     const cards = hell.map((c, i) => {
       if (mine && selecting) {
         const chosen = ui.hell.has(i);
@@ -401,15 +432,31 @@ function hellAreas(view, ctx, selecting, ui, canAdd, toggle) {
           h("strong", {}, ctx.names[seat]),
           h(
             "span",
-            { class: "gems", role: "img", title: t("catopomp.gemsN", { n: view.gems[seat] }), "aria-label": t("catopomp.gemsN", { n: view.gems[seat] }), "data-gems": view.gems[seat] },
+            {
+              class: "gems",
+              role: "img",
+              title: t("catopomp.gemsN", { n: view.gems[seat] }),
+              "aria-label": t("catopomp.gemsN", { n: view.gems[seat] }),
+              "data-gems": view.gems[seat],
+            },
             Array.from({ length: Math.max(0, view.gems[seat]) }, () => h("span", { class: "gem" })),
           ),
           h("span", { class: "small muted" }, t("catopomp.cards", { n: view.hand_counts[seat] })),
           badges,
         ),
-        h("div", { class: "hell-row" }, h("span", { class: "small muted" }, `${t("catopomp.hell")}:`), cards.length ? cards : h("span", { class: "muted" }, "—")),
+        h(
+          "div",
+          { class: "hell-row" },
+          h("span", { class: "small muted" }, `${t("catopomp.hell")}:`),
+          cards.length ? cards : h("span", { class: "muted" }, "—"),
+        ),
         ctx.replay && view.hands
-          ? h("div", { class: "heaven-row", "data-testid": "replay-hand" }, h("span", { class: "small muted" }, `${t("replay.hand", { name: ctx.names[seat] })}:`), view.hands[seat].map((c) => card(c)))
+          ? h(
+              "div",
+              { class: "heaven-row", "data-testid": "replay-hand" },
+              h("span", { class: "small muted" }, `${t("replay.hand", { name: ctx.names[seat] })}:`),
+              view.hands[seat].map((c) => card(c)),
+            )
           : null,
       ),
     );
@@ -455,12 +502,26 @@ function myArea(view, ctx, legal, selecting, ui, canAdd, toggle, matches, nothin
         "div",
         { class: "row" },
         legal.spare.map((s) =>
-          dieFace(s.face, { "data-key": s.text, "data-action": s.text, title: t("catopomp.spare", { n: s.face }), disabled: ctx.busy, onclick: () => ctx.act(s.text) }),
+          dieFace(s.face, {
+            "data-key": s.text,
+            "data-action": s.text,
+            title: t("catopomp.spare", { n: s.face }),
+            disabled: ctx.busy,
+            onclick: () => ctx.act(s.text),
+          }),
         ),
       ),
     );
   }
-  if (legal.bury.length) controls.push(h("p", {}, t("catopomp.phase.bury")), h("div", { class: "row wrap" }, legal.bury.map((b) => actionButton(ctx, b.text, t("catopomp.bury", { card: cardName(b.card) })))));
+  if (legal.bury.length)
+    controls.push(
+      h("p", {}, t("catopomp.phase.bury")),
+      h(
+        "div",
+        { class: "row wrap" },
+        legal.bury.map((b) => actionButton(ctx, b.text, t("catopomp.bury", { card: cardName(b.card) }))),
+      ),
+    );
   if (legal.give.length || legal.discard.length || legal.keep) {
     const passer = view.transfer_to; // the view says who passed: no reading of the history
     controls.push(
@@ -468,7 +529,13 @@ function myArea(view, ctx, legal, selecting, ui, canAdd, toggle, matches, nothin
       h(
         "div",
         { class: "row wrap" },
-        legal.give.map((g) => actionButton(ctx, g.text, t("catopomp.give", { card: cardName(g.card), name: passer === null ? "?" : ctx.names[passer] }))),
+        legal.give.map((g) =>
+          actionButton(
+            ctx,
+            g.text,
+            t("catopomp.give", { card: cardName(g.card), name: passer === null ? "?" : ctx.names[passer] }),
+          ),
+        ),
         legal.discard.map((d) => actionButton(ctx, d.text, t("catopomp.discard", { card: cardName(d.card) }))),
         legal.keep ? actionButton(ctx, legal.keep, t("catopomp.keep")) : null,
       ),
@@ -514,16 +581,27 @@ function myArea(view, ctx, legal, selecting, ui, canAdd, toggle, matches, nothin
 }
 
 function actionButton(ctx, text, label, cls = null) {
-  return h("button", { type: "button", class: cls, "data-key": text, "data-action": text, disabled: ctx.busy, onclick: () => ctx.act(text) }, label);
+  return h(
+    "button",
+    {
+      type: "button",
+      class: cls,
+      "data-key": text,
+      "data-action": text,
+      disabled: ctx.busy,
+      onclick: () => ctx.act(text),
+    },
+    label,
+  );
 }
 
 // One card: a picture, or a button when `attrs` has a click handler.
 function card(c, attrs = null) {
   const s = String(c);
-  const cls = ["card", "cp-card", s === "M" ? "mitch" : s === "C" ? "catleton" : null, attrs && attrs.extra];
+  const cls = ["card", "cp-card", s === "M" ? "mitch" : s === "C" ? "catleton" : null, attrs?.extra];
   const label = s === "M" || s === "C" ? cardName(s) : s;
   const face = s === "M" ? "M" : s === "C" ? "C" : s;
-  if (attrs && attrs.onclick) {
+  if (attrs?.onclick) {
     const rest = { ...attrs };
     delete rest.extra;
     return h("button", { type: "button", class: cls, "aria-label": label, ...rest }, face);

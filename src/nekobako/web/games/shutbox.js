@@ -74,7 +74,9 @@ export function render(view, ctx) {
   };
 
   const order = boardOrder(view, me);
-  const boards = order.map((seat) => playerBoard(view, ctx, seat, seat === me && canShut, { selected, selectable, toggle }));
+  const boards = order.map((seat) =>
+    playerBoard(view, ctx, seat, seat === me && canShut, { selected, selectable, toggle }),
+  );
 
   let controls = null;
   if (!ctx.replay && me !== null && (legal.roll || legal.roll1 || canShut)) {
@@ -84,16 +86,44 @@ export function render(view, ctx) {
       "div",
       { class: "controls", "data-testid": "controls" },
       legal.roll
-        ? h("button", { type: "button", class: "primary big", "data-key": "roll", "data-action": "roll", disabled: ctx.busy, onclick: () => ctx.act("roll") }, t("shutbox.roll"))
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "primary big",
+              "data-key": "roll",
+              "data-action": "roll",
+              disabled: ctx.busy,
+              onclick: () => ctx.act("roll"),
+            },
+            t("shutbox.roll"),
+          )
         : null,
       legal.roll1
-        ? h("button", { type: "button", class: "big", "data-key": "roll1", "data-action": "roll 1", disabled: ctx.busy, onclick: () => ctx.act("roll 1") }, t("shutbox.roll1"))
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "big",
+              "data-key": "roll1",
+              "data-action": "roll 1",
+              disabled: ctx.busy,
+              onclick: () => ctx.act("roll 1"),
+            },
+            t("shutbox.roll1"),
+          )
         : null,
       canShut
         ? h(
             "div",
             { class: "shut-controls" },
-            h("p", {}, t("shutbox.select", { total }), " ", h("strong", { class: sum > total ? "error" : null }, t("shutbox.selected", { sum, total }))),
+            h(
+              "p",
+              {},
+              t("shutbox.select", { total }),
+              " ",
+              h("strong", { class: sum > total ? "error" : null }, t("shutbox.selected", { sum, total })),
+            ),
             h(
               "div",
               { class: "row" },
@@ -107,10 +137,23 @@ export function render(view, ctx) {
                   disabled: !exact || ctx.busy,
                   onclick: () => exact && ctx.act(exact.text),
                 },
-                t("shutbox.shut", { tiles: exact ? exact.tiles.join(" + ") : [...selected].sort((a, b) => a - b).join(" + ") || "…" }),
+                t("shutbox.shut", {
+                  tiles: exact ? exact.tiles.join(" + ") : [...selected].sort((a, b) => a - b).join(" + ") || "…",
+                }),
               ),
               selected.size
-                ? h("button", { type: "button", "data-key": "clear", onclick: () => ((ui.selected = []), ctx.rerender()) }, t("shutbox.clear"))
+                ? h(
+                    "button",
+                    {
+                      type: "button",
+                      "data-key": "clear",
+                      onclick: () => {
+                        ui.selected = [];
+                        ctx.rerender();
+                      },
+                    },
+                    t("shutbox.clear"),
+                  )
                 : null,
             ),
             h(
@@ -123,7 +166,14 @@ export function render(view, ctx) {
                 legal.shuts.map((s) =>
                   h(
                     "button",
-                    { type: "button", class: "small", "data-key": `choice-${s.text}`, "data-action": s.text, disabled: ctx.busy, onclick: () => ctx.act(s.text) },
+                    {
+                      type: "button",
+                      class: "small",
+                      "data-key": `choice-${s.text}`,
+                      "data-action": s.text,
+                      disabled: ctx.busy,
+                      onclick: () => ctx.act(s.text),
+                    },
                     s.tiles.join(" + "),
                   ),
                 ),
@@ -172,9 +222,18 @@ export function summary(view, ctx) {
               { class: s.shut ? "winner" : s.eliminated ? "paradox" : null },
               h("th", { scope: "row" }, ctx.names[seat]),
               h("td", {}, s.shut ? t("shutbox.shutBox") : last.boards[seat].join(" ") || "—"),
-              h("td", {}, (last.dice[seat] || []).map((f) => dieFace(f))),
+              h(
+                "td",
+                {},
+                (last.dice[seat] || []).map((f) => dieFace(f)),
+              ),
               h("td", {}, s.penalty ?? t("shutbox.noTurn")),
-              h("td", { class: "total" }, s.total, s.eliminated ? h("span", { class: "badge bad" }, t("shutbox.eliminated")) : null),
+              h(
+                "td",
+                { class: "total" },
+                s.total,
+                s.eliminated ? h("span", { class: "badge bad" }, t("shutbox.eliminated")) : null,
+              ),
             ),
           ),
         ),
@@ -226,7 +285,11 @@ function playerBoard(view, ctx, seat, interactive, sel) {
             },
             n,
           )
-        : h("span", { class: ["tile", isOpen ? "open" : "shut"], "data-tile": n, role: "img", "aria-label": label }, isOpen ? n : ""),
+        : h(
+            "span",
+            { class: ["tile", isOpen ? "open" : "shut"], "data-tile": n, role: "img", "aria-label": label },
+            isOpen ? n : "",
+          ),
     );
   }
   const badges = [];
@@ -238,7 +301,12 @@ function playerBoard(view, ctx, seat, interactive, sel) {
   return h(
     "section",
     {
-      class: ["player-board", active ? "active" : null, seat === view.seat ? "mine" : null, view.eliminated[seat] ? "out" : null],
+      class: [
+        "player-board",
+        active ? "active" : null,
+        seat === view.seat ? "mine" : null,
+        view.eliminated[seat] ? "out" : null,
+      ],
       "data-seat": seat,
       "aria-label": t("shutbox.board", { name: ctx.names[seat] }),
       style: { "--pc": `var(--p${seat})` },
