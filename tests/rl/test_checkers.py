@@ -67,3 +67,16 @@ def test_gymnasium_refuses_bad_settings() -> None:
         gym.make("nekobako/CatInTheBox-v0", seat=4)
     with pytest.raises(InvalidOptions):
         gym.make("nekobako/CatInTheBox-v0", side="blue")
+
+
+def test_ansi_render_is_the_terminal_board_of_the_seat_to_move() -> None:
+    game = env("catbox", 3, render_mode="ansi")
+    game.reset(seed=2)
+    text = game.render()
+    assert "research board" in text and "seat 0 ◀" in text  # seat 0 discards first
+    gym_env = gym.make("nekobako/ShutTheBox-v0", render_mode="ansi")
+    gym_env.reset(seed=1)
+    assert "1" in gym_env.render()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(gym.make("nekobako/ShutTheBox-v0", render_mode="ansi").unwrapped)
