@@ -1,7 +1,8 @@
 """Load on a real server, loopback only, bounded in count and time (issue 18). N tables of
 3-player Cat in the Box, each with one scripted person (thinks 0.5–1.5 s) and two greedy bots;
-optionally K more tables where three ISMCTS bots play alone. Reports p50/p90/p99 of a person's
-action → the `state` message that answers it, and the server's event-loop lag (`/api/health`).
+optionally K more tables where bots play alone (two ISMCTS bots, and the greedy bot that took the
+host's seat when the host left). Reports p50/p90/p99 of a person's action → the `state` message
+that answers it, and the server's event-loop lag (`/api/health`).
 
     .venv/bin/python benchmarks/load.py --tables 50 --seconds 30 [--ismcts 12] [--database-url URL]
 
@@ -20,6 +21,7 @@ import statistics
 import sys
 import tempfile
 import time
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
@@ -32,27 +34,40 @@ MAX_TABLES = 1000  # a bound, whatever the command line says
 MAX_SECONDS = 600
 
 
+async def post(http: httpx.AsyncClient, url: str, **kwargs: Any) -> httpx.Response:
+    """A POST of the setup, tried again when a kept-alive connection was closed under it."""
+    for attempt in range(3):
+        try:
+            answer = await http.post(url, **kwargs)
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+            await asyncio.sleep(0.5)
+            continue
+        answer.raise_for_status()
+        return answer
+    raise AssertionError("unreachable")
+
+
+async def new_table(base: str, name: str, level: str, http: httpx.AsyncClient) -> tuple[int, dict[str, str]]:
+    """A started 3-player Cat in the Box table whose host is a new guest and the rest `level` bots."""
+    answer = await post(http, f"{base}/api/auth/guest", json={"name": name})
+    headers = {"Cookie": f"nekobako_session={answer.cookies['nekobako_session']}"}
+    table = (await post(http, f"{base}/api/tables", json={"game": "catbox", "seats": 3}, headers=headers)).json()
+    await post(http, f"{base}/api/tables/{table['id']}/bots", json={"level": level, "fill": True}, headers=headers)
+    await post(http, f"{base}/api/tables/{table['id']}/start", headers=headers)
+    return table["id"], headers
+
+
 async def seat_person(base: str, index: int, http: httpx.AsyncClient) -> tuple[int, str]:
-    answer = await http.post(f"{base}/api/auth/guest", json={"name": f"person {index}"})
-    answer.raise_for_status()
-    cookie = answer.cookies["nekobako_session"]
-    headers = {"Cookie": f"nekobako_session={cookie}"}
-    table = (await http.post(f"{base}/api/tables", json={"game": "catbox", "seats": 3}, headers=headers)).json()
-    bots = {"level": "greedy", "fill": True}
-    (await http.post(f"{base}/api/tables/{table['id']}/bots", json=bots, headers=headers)).raise_for_status()
-    (await http.post(f"{base}/api/tables/{table['id']}/start", headers=headers)).raise_for_status()
-    return table["id"], cookie
+    table_id, headers = await new_table(base, f"person {index}", "greedy", http)
+    return table_id, headers["Cookie"].split("=", 1)[1]
 
 
 async def bot_table(base: str, index: int, http: httpx.AsyncClient) -> None:
-    """A table where three ISMCTS bots play: the host starts it and leaves."""
-    answer = await http.post(f"{base}/api/auth/guest", json={"name": f"host {index}"})
-    headers = {"Cookie": f"nekobako_session={answer.cookies['nekobako_session']}"}
-    table = (await http.post(f"{base}/api/tables", json={"game": "catbox", "seats": 3}, headers=headers)).json()
-    bots = {"level": "ismcts", "fill": True}
-    (await http.post(f"{base}/api/tables/{table['id']}/bots", json=bots, headers=headers)).raise_for_status()
-    (await http.post(f"{base}/api/tables/{table['id']}/start", headers=headers)).raise_for_status()
-    (await http.post(f"{base}/api/tables/{table['id']}/leave", headers=headers)).raise_for_status()
+    """A table where ISMCTS bots play: the host starts it and leaves (a greedy bot takes over)."""
+    table_id, headers = await new_table(base, f"host {index}", "ismcts", http)
+    await post(http, f"{base}/api/tables/{table_id}/leave", headers=headers)
 
 
 async def play(ws_base: str, table_id: int, cookie: str, until: float, rng: random.Random, out: list[float]) -> None:
