@@ -5,8 +5,8 @@ registered name, or posing as a bot.
 Names are written in the scripts the platform's players use: printable ASCII, Latin-1 letters,
 kana and kanji, Hangul, and the full- and half-width forms that NFKC turns into those. Inside
 that repertoire every character stays one visible character under NFKC, and the look-alikes
-are few enough to list (`SKELETON`), so the OpenAPI document states the rule exactly
-(`NAME_PATTERN`) and two names that look the same share one account key.
+are few enough to list (`store.accounts.SKELETON`), so the OpenAPI document states the rule
+exactly (`NAME_PATTERN`) and two names that look the same share one account key.
 """
 
 from __future__ import annotations
@@ -28,25 +28,6 @@ NAME_CHARS = (
 _BOT = "\\b[BbＢｂ][OoＯｏ][TtＴｔ][SsＳｓ]?\\b|ボット|ぼっと|ﾎﾞｯﾄ"
 NAME_PATTERN = f"^(?!.*(?:{_BOT}))(?=.*\\w)[{NAME_CHARS}]*$"
 _NAME = re.compile(NAME_PATTERN)
-
-# what two names look like once compared: characters that read the same are one (Unicode's
-# confusables, restricted to the repertoire above)
-SKELETON = str.maketrans(
-    {
-        "0": "o", "1": "l", "i": "l", "|": "l", "!": "l",
-        "5": "s", "$": "s", "@": "a", "`": "'",
-        "ー": "一", "ｰ": "一", "-": "一", "_": "一",
-        "カ": "力", "ロ": "口", "エ": "工", "ニ": "二", "ハ": "八", "タ": "夕", "ト": "卜",
-        "ヘ": "へ", "ベ": "べ", "ペ": "ぺ", "リ": "り", "オ": "才", "メ": "乂", "ヌ": "又",
-    }
-)  # fmt: skip
-
-
-def skeleton(name: str) -> str:
-    """The key under which look-alike names collide (`Alice`, `ALlCE`, `A1ice` are one)."""
-    folded = unicodedata.normalize("NFKC", name).casefold().translate(SKELETON)
-    folded = folded.replace("rn", "m").replace("vv", "w").replace("cl", "d")
-    return " ".join(folded.split())
 
 
 def _refuse(en: str, ja: str) -> ApiError:

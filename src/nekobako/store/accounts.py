@@ -20,14 +20,32 @@ SESSION_DAYS = 30
 
 
 class NameTaken(Exception):
-    """A registered account already uses this name (ignoring case)."""
+    """A registered account already uses this name, or one that looks the same."""
+
+
+# what two names look like once compared: characters that read the same are one (Unicode's
+# confusables, restricted to the repertoire of names in server/names.py)
+SKELETON = str.maketrans(
+    {
+        "0": "o", "1": "l", "i": "l", "|": "l", "!": "l",
+        "5": "s", "$": "s", "@": "a", "`": "'",
+        "ー": "一", "ｰ": "一", "-": "一", "_": "一",
+        "カ": "力", "ロ": "口", "エ": "工", "ニ": "二", "ハ": "八", "タ": "夕", "ト": "卜",
+        "ヘ": "へ", "ベ": "べ", "ペ": "ぺ", "リ": "り", "オ": "才", "メ": "乂", "ヌ": "又",
+    }
+)  # fmt: skip
+
+
+def skeleton(name: str) -> str:
+    """The key under which look-alike names collide (`Alice`, `ALlCE`, `A1ice` are one)."""
+    folded = unicodedata.normalize("NFKC", name).casefold().translate(SKELETON)
+    folded = folded.replace("rn", "m").replace("vv", "w").replace("cl", "d")
+    return " ".join(folded.split())
 
 
 def account_key(name: str) -> str:
     """What makes two account names the same: compatibility forms, case and look-alike
-    characters do not count (the server's `names.skeleton`)."""
-    from ..server.names import skeleton
-
+    characters do not count."""
     return skeleton(name)
 
 
