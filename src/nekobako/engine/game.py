@@ -47,9 +47,10 @@ class FrozenData(dict[str, Any]):
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> FrozenData:
-        """`data` frozen. Plain values and tuples (what games write) are copied by `dict`'s own
-        constructor, as events are made on the playout hot path; tuples are trusted to hold plain
-        values (the conformance suite hashes every event of every game to hold games to that)."""
+        """`data` frozen. Plain values, tuples and `FrozenData` (what games write) are copied by
+        `dict`'s own constructor, as events are made on the playout hot path; tuples and nested
+        `FrozenData` are trusted to hold plain values (the conformance suite hashes every event of
+        every game to hold games to that)."""
         if _ATOMS_AND_TUPLES.issuperset(map(type, data.values())):
             return cls(data)
         return cls({key: freeze(value) for key, value in data.items()})
@@ -75,7 +76,7 @@ class FrozenData(dict[str, Any]):
 
 
 _ATOMS = frozenset({int, str, float, bool, type(None)})
-_ATOMS_AND_TUPLES = _ATOMS | {tuple}
+_ATOMS_AND_TUPLES = _ATOMS | {tuple, FrozenData}  # what games write: taken as they are
 _EMPTY = FrozenData()
 
 

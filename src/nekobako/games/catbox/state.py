@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ...engine import CHANCE, Event, IllegalAction, MalformedAction, Options, Record, State
+from ...engine import CHANCE, Event, FrozenData, IllegalAction, MalformedAction, Options, Record, State
 from .actions import DISCARDS, CatboxAction, Deal, Discard, Play, Predict, Start
 from .board import DISCARDS_BY_MASK, NIBBLE, PLAYS_BY_MASK, Table, unpack
 from .layouts import COLOURS, COLOURS_JA, COPIES, RED
@@ -368,10 +368,10 @@ class CatboxState(State[CatboxAction]):
         """Score the round; `paradox` is the seat that could not play, or -1 (§6, §7)."""
         if paradox >= 0:  # the paradox player shows their hand (the seed)
             self.paradox = paradox
-            self._event("paradox", paradox, trick=self.tricks_done + 1, hand=unpack(self.hands[paradox]))
+            self._event("paradox", paradox, trick=self.tricks_done + 1, hand=tuple(unpack(self.hands[paradox])))
             self.last_trick = (self.tricks_done + 1, self.trick, -1, paradox)
         # every discard is revealed once the round is over (§3.2); JSON keys are text
-        self._event("discards_revealed", discards={str(s): d for s, d in enumerate(self.discards)})
+        self._event("discards_revealed", discards=FrozenData({str(s): d for s, d in enumerate(self.discards)}))
         self.trick = []
         self.led = self.best_seat = self.best_key = -1
         self.best_play = None
@@ -405,7 +405,7 @@ class CatboxState(State[CatboxAction]):
             self.phase = OVER
             self.to_move_ = ()
             self.winners_ = final_winners(self.totals, points)
-            self._event("game_over", None, winners=list(self.winners_), scores=list(self.totals))
+            self._event("game_over", None, winners=tuple(self.winners_), scores=tuple(self.totals))
         else:
             self.round += 1
             self.start = (self.start + 1) % self.players  # the start-player card passes left
