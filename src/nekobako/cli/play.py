@@ -28,6 +28,7 @@ from ..engine import (
     MalformedAction,
     NekobakoError,
     State,
+    game_names,
     get_game,
     is_number,
     parse_entry,
@@ -344,7 +345,7 @@ class TerminalGame:
 
 
 def play_command(
-    game: str = typer.Argument(..., help="shutbox, catbox or catopomp."),
+    game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}."),
     players: int = typer.Option(2, "--players", "-p", help="Number of seats, yours included."),
     options: list[str] = typer.Option([], "--options", "-o", help="Table option k=v (repeatable)."),
     bots: str | None = typer.Option(

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..engine import NekobakoError, get_game, parse_option_text
+from ..engine import NekobakoError, game_names, get_game, parse_option_text
 from ..sim.runner import GameTask, check_bots, parse_bots, run_games
 from ..sim.stats import summarize
 
@@ -30,7 +30,7 @@ def parse_option_args(items: list[str]) -> dict[str, str]:
 
 
 def simulate_command(
-    game: str = typer.Argument(..., help="shutbox, catbox or catopomp."),
+    game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}."),
     players: int = typer.Option(..., "--players", "-p", help="Number of seats."),
     bots: str = typer.Option("random", "--bots", "-b", help="One bot per seat, comma-separated (one name fills all)."),
     games: int = typer.Option(100, "--games", "-n", help="Number of games."),
