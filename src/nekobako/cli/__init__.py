@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from .. import __version__
 from . import bench, play, replay, rules, serve, simulate, solve
 
 app = typer.Typer(
@@ -12,11 +13,29 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},  # every sub-command inherits -h
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"nekobako {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """Options given before any sub-command (`--version`)."""
+
 
 for module in (serve, play, rules, replay, solve, simulate, bench):
     module.register(app)
 
 
 def main() -> None:
-    app()
+    """Entry point. Ctrl-C ends any command with exit status 130 (typer ≥ 0.15 maps it so)."""
+    app(prog_name="nekobako")

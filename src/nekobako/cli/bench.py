@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..sim import bench
+from .common import lang_option
 
 
 def register(app: typer.Typer) -> None:
@@ -26,7 +27,7 @@ def register(app: typer.Typer) -> None:
 def bench_command(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
     quick: bool = typer.Option(False, "--quick", help="One tiny repeat of everything (checks, not figures)."),
-    lang: str = typer.Option("en", "--lang", help="en or ja, for the table."),
+    lang: str = lang_option("en or ja, for the table."),
 ) -> None:
     """Measure playout throughput, ISMCTS iterations/s, solver time and RL env steps/s on one core."""
     settings = bench.QUICK if quick else bench.FULL

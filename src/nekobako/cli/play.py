@@ -8,8 +8,10 @@ board is drawn from the person's view only (`State.view(seat)`), like any other 
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -23,10 +25,12 @@ from rich.text import Text
 
 from ..engine import (
     CHANCE,
+    BadRecord,
     Event,
     IllegalAction,
     MalformedAction,
     NekobakoError,
+    Record,
     State,
     game_names,
     get_game,
@@ -37,6 +41,7 @@ from ..rules import RulesNotFound, phase_section
 from ..rules import load as load_rules
 from ..sim.runner import BotSpec, derive_seed, parse_bots
 from .boards import legal_groups, number_text, render, render_summary, seat_text
+from .common import lang_option, read_record
 from .rules import rules_markdown
 from .simulate import parse_option_args
 
@@ -59,7 +64,9 @@ TEXT = {
         "results": "Game over",
         "winner": "winner",
         "total": "total",
-        "saved": "Record saved to {path} — show it with: nekobako replay {path}",
+        "saved": "Record saved to {path} — show it with: nekobako replay {path}"
+        " (or continue it: nekobako play --resume {path})",
+        "resumed": "Continuing the game of {path} after its {moves} moves.",
         "eof": "End of input: stopping.",
         "quit": "Stopping at your request.",
         "thinking": "{name} is thinking…",
@@ -86,7 +93,9 @@ TEXT = {
         "results": "ゲーム終了",
         "winner": "勝者",
         "total": "合計",
-        "saved": "記録を {path} に保存しました — 再生: nekobako replay {path}",
+        "saved": "記録を {path} に保存しました — 再生: nekobako replay {path}"
+        "（続きから: nekobako play --resume {path}）",
+        "resumed": "{path} のゲームを {moves} 手目の後から続けます。",
         "eof": "入力が終わりました。終了します。",
         "quit": "終了します。",
         "thinking": "{name} が考え中…",
@@ -118,6 +127,7 @@ class TerminalGame:
         lang: str,
         auto: bool,
         console: Console,
+        chance_rng: random.Random | None = None,
     ):
         self.state = state
         self.game = state.game
@@ -129,15 +139,16 @@ class TerminalGame:
         self.console = console
         self.t = TEXT["ja" if lang == "ja" else "en"]
         # Chance draws from Random(seed) in order, as `engine.replay` fills missing chance steps:
-        # the record's player actions alone rebuild the same game.
-        self.chance_rng = random.Random(seed)
+        # the record's player actions alone rebuild the same game (a resumed game continues it).
+        self.chance_rng = chance_rng or random.Random(seed)
         self.rngs = {s: random.Random(derive_seed(seed, s)) for s in bots}
         self.names = [
             self.t["you"] if s == seat else self.t["bot"].format(seat=s, label=bots[s][0].label)
             for s in range(state.players)
         ]
-        self.events_shown = 0
-        self.summary_shown = 0  # the round whose summary was printed last
+        self.events_shown = len(state.events)  # a resumed game does not repeat what was shown before
+        last = state.view(seat).get("last_round")
+        self.summary_shown = last["round"] if last else 0  # the round whose summary was printed last
 
     # -- output ----------------------------------------------------------------------------------
     def say(self, text: str, style: str = "") -> None:
@@ -345,39 +356,50 @@ class TerminalGame:
 
 
 def play_command(
-    game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}."),
+    game: str | None = typer.Argument(None, help=f"One of: {', '.join(game_names())} (not needed with --resume)."),
     players: int = typer.Option(2, "--players", "-p", help="Number of seats, yours included."),
     options: list[str] = typer.Option([], "--options", "-o", help="Table option k=v (repeatable)."),
     bots: str | None = typer.Option(
         None, "--bots", "-b", help="Bots for the other seats in seat order, comma-separated (one name fills all)."
     ),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for dice, deals and bots (random if absent)."),
-    seat: int = typer.Option(0, "--seat", help="Your seat (0-based)."),
-    lang: str = typer.Option("en", "--lang", help="en or ja."),
-    record_path: Path | None = typer.Option(None, "--record", help="Where to save the record (default ./records/)."),
+    seat: int | None = typer.Option(None, "--seat", help="Your seat (0-based; default 0, or the record's human seat)."),
+    lang: str = lang_option(),
+    record_path: str | None = typer.Option(
+        None, "--record", help="File or directory for the record (default ./records/; with --resume, that file)."
+    ),
+    resume: Path | None = typer.Option(None, "--resume", help="Continue the unfinished game of this record."),
     auto: bool = typer.Option(False, "--auto", help="Play your forced moves (a single legal action) for you."),
 ) -> None:
     """Play against bots in the terminal; the record is saved at the end (or when input ends)."""
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)  # an error line is never cut in two
     console = Console(highlight=False)
-    if lang not in ("en", "ja"):
-        err.print(f"[red]error:[/] --lang must be en or ja, not {escape(lang)}")
-        raise typer.Exit(2)
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
     try:
-        game_obj = get_game(game)
-        state = game_obj.new_game(players, parse_option_args(options))
+        if resume is not None:
+            state, seed, seat, labels, chance_rng = _resumed(resume, game, seed, seat)
+            game = state.game.name
+            players = state.players
+        elif game is None:
+            raise NekobakoError(f"name the game to play ({', '.join(game_names())}), or --resume a record")
+        else:
+            if seed is None:
+                seed = random.SystemRandom().randrange(2**31)
+            seat = 0 if seat is None else seat
+            state = get_game(game).new_game(players, parse_option_args(options))
+            labels, chance_rng = None, random.Random(seed)
         if not 0 <= seat < players:
             raise NekobakoError(f"--seat must be between 0 and {players - 1}")
         bot_seats = [s for s in range(players) if s != seat]
-        specs = _bot_specs(game, bots, len(bot_seats))
+        specs = _bot_specs(game, bots if bots is not None or labels is None else ",".join(labels), len(bot_seats))
         table_bots = {s: (spec, spec.make(game)) for s, spec in zip(bot_seats, specs, strict=True)}
+        default = str(resume) if resume is not None else "records/"
+        path = record_target(record_path or default, f"{game}-{time.strftime('%Y%m%d-%H%M%S')}-s{seed}.json")
     except NekobakoError as exc:
         err.print(f"[red]error:[/] {escape(str(exc))}")
         raise typer.Exit(2) from None
-    session = TerminalGame(state, seat, table_bots, seed, lang, auto, console)
+    session = TerminalGame(state, seat, table_bots, seed, lang, auto, console, chance_rng)
     t = session.t
+    game_obj = state.game
     console.print(
         Text(
             t["header"].format(
@@ -387,7 +409,9 @@ def play_command(
         )
     )
     session.say(session.message("goal"), "dim")
-    finished = False
+    if resume is not None:
+        session.say(t["resumed"].format(path=resume, moves=len(state.history)), "green")
+    finished = interrupted = False
     failed: Exception | None = None
     try:
         session.run()
@@ -397,21 +421,98 @@ def play_command(
     except KeyboardInterrupt:
         console.print()
         session.say(t["quit"], "yellow")
+        interrupted = True
     except Exception as exc:  # a bug in a bot or a game: keep the record so it can be reproduced
         failed = exc
         err.print(f"[red]error:[/] the game stopped: {escape(type(exc).__name__)}: {escape(str(exc))}")
     if finished:
         session.show_results()
-    path = record_path or Path("records") / f"{game}-{time.strftime('%Y%m%d-%H%M%S')}-s{seed}.json"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(session.record(), ensure_ascii=False) + "\n", encoding="utf-8")
-    except OSError as exc:
-        err.print(f"[red]cannot save the record:[/] {escape(str(exc))}")
-        raise typer.Exit(1) from None
-    session.say(t["saved"].format(path=path), "green")
+    saved = save_record(path, session.record(), err)
+    session.say(t["saved"].format(path=saved), "green")
+    if interrupted:
+        raise typer.Exit(130)  # the convention for Ctrl-C, after the record is safe
     if failed is not None:
         raise typer.Exit(1)
+
+
+def record_target(given: str, name: str) -> Path:
+    """Where the record will go: `given`, or `given/name` when it is a directory (or ends in '/').
+    Checked before the game starts, so a game is never played only to be lost at the end."""
+    path = Path(given)
+    if path.is_dir() or given.endswith(("/", os.sep)):
+        path = path / name
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise NekobakoError(f"cannot save a record in {path.parent}: {exc.strerror or exc}") from None
+    if path.is_dir():
+        raise NekobakoError(f"{path} is a directory")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise NekobakoError(f"cannot write the record {path}: permission denied")
+    return path
+
+
+def save_record(path: Path, record: dict[str, Any], err: Console) -> Path:
+    """Write the record; if that fails after all (disk full, directory removed meanwhile), write it
+    to the temporary directory instead and say so: a game played is never lost."""
+    text = json.dumps(record, ensure_ascii=False) + "\n"
+    try:
+        path.write_text(text, encoding="utf-8")
+        return path
+    except OSError as exc:
+        err.print(f"[red]cannot save the record to {escape(str(path))}:[/] {escape(exc.strerror or str(exc))}")
+    fd, spare = tempfile.mkstemp(prefix=f"nekobako-{record['game']}-", suffix=".json")
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        file.write(text)
+    return Path(spare)
+
+
+def _resumed(
+    path: Path, game: str | None, seed: int | None, seat: int | None
+) -> tuple[State, int, int, list[str] | None, random.Random]:
+    """The unfinished game of a record: its state, seed, the person's seat, the bots' labels and
+    the dice and deals stream where the game left it (chance draws from Random(seed) in order, as
+    `play` drew them, so the record's moves alone still rebuild the whole game)."""
+    try:
+        data = json.loads(read_record(path))
+        record = Record.from_json(data)
+    except ValueError as exc:
+        raise NekobakoError(f"{path} is not a record: {exc}") from None
+    if game is not None and game != record.game:
+        raise NekobakoError(f"{path} is a {record.game} record, not {game}")
+    if seed is not None and record.seed is not None and seed != record.seed:
+        raise NekobakoError(f"{path} was played with seed {record.seed}; leave --seed out to resume it")
+    seed = record.seed if record.seed is not None else random.SystemRandom().randrange(2**31)
+    rng = random.Random(seed)
+    try:
+        state = get_game(record.game).new_game(record.players, record.options)
+        for index, entry in enumerate(record.actions):
+            actor, text = parse_entry(entry)
+            if actor != CHANCE:
+                while state.is_chance():
+                    state.apply(CHANCE, state.sample_chance(rng))
+            else:
+                state.sample_chance(rng)  # the draw `play` made here; the record says what came of it
+            try:
+                state.apply(actor, state.game.parse_action(text))
+            except NekobakoError as exc:
+                raise BadRecord(f"action {index} {entry!r} is refused: {exc}") from None
+    except BadRecord:
+        raise
+    except NekobakoError as exc:
+        raise BadRecord(str(exc)) from None
+    if state.is_over():
+        raise NekobakoError(f"the game in {path} is over: nothing to resume (show it with nekobako replay)")
+    labels = data.get("seats") if isinstance(data, dict) else None
+    if not (isinstance(labels, list) and len(labels) == record.players and all(isinstance(x, str) for x in labels)):
+        labels = None
+    if seat is None:
+        humans = [s for s, label in enumerate(labels or []) if label == "human"]
+        if len(humans) != 1:
+            raise NekobakoError(f"{path} does not say which seat is yours: add --seat N")
+        seat = humans[0]
+    bot_labels = None if labels is None else [label for s, label in enumerate(labels) if s != seat]
+    return state, seed, seat, bot_labels, rng
 
 
 def _bot_specs(game: str, text: str | None, count: int) -> list[BotSpec]:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
-import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from ..engine import BadRecord, Record, get_game, replay, summary
+from ..engine import CHANCE, BadRecord, Record, State, get_game, replay, seat_name, summary
+from .common import RecordFileError, lang_option, read_record
 
 
 def register(app: typer.Typer) -> None:
@@ -20,40 +23,85 @@ def register(app: typer.Typer) -> None:
 def replay_command(
     record_file: Path = typer.Argument(..., help="A record (JSON); '-' reads standard input."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
-    lang: str = typer.Option("en", "--lang", help="en or ja, for the event log."),
+    moves: bool = typer.Option(False, "--moves", help="List every move with the player's name, and what followed."),
+    lang: str = lang_option("en or ja, for the event log."),
 ) -> None:
     """Replay a record; print who is to move, legal actions, scores and winners."""
+    err = Console(stderr=True, soft_wrap=True)  # an error line is never cut in two
     try:
-        text = sys.stdin.read() if str(record_file) == "-" else record_file.read_text(encoding="utf-8")
-    except OSError as exc:
-        typer.echo(f"cannot read {record_file}: {exc}", err=True)
-        raise typer.Exit(2) from None
-    try:
-        record = Record.from_json(text)
+        text = read_record(record_file)
+        data = json.loads(text)
+        record = Record.from_json(data)
         state = replay(record)
+    except RecordFileError as exc:
+        err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False)
+        raise typer.Exit(2) from None
+    except ValueError as exc:
+        err.print(f"[red]bad record:[/] not JSON: {escape(str(exc))}", highlight=False)
+        raise typer.Exit(1) from None
     except BadRecord as exc:
-        typer.echo(f"bad record: {exc}", err=True)
+        err.print(f"[red]bad record:[/] {escape(str(exc))}", highlight=False)
         raise typer.Exit(1) from None
     result = summary(state)
     if as_json:
+        if moves:
+            result["moves"] = [{"seat": seat, "action": str(action)} for seat, action in state.history]
         typer.echo(json.dumps(result, ensure_ascii=False))
         return
     game = get_game(record.game)
-    console = Console()
+    names = player_names(data, state.players, lang)
+    console = Console(highlight=False)
     console.print(
         f"[bold]{game.title['ja' if lang == 'ja' else 'en']}[/] · {record.players} players · "
-        f"{len(record.actions)} actions · {'over' if result['over'] else 'in progress'}"
+        f"{len(state.history)} actions · {'over' if result['over'] else 'in progress'}"
     )
-    table = Table("round", *[f"seat {s}" for s in range(state.players)])
+    if moves:
+        console.print(move_list(state, names, lang))
+    table = Table("round", *[escape(n) for n in names])
     for i, row in enumerate(result["round_scores"], 1):
         table.add_row(str(i), *[str(v) for v in row])
     table.add_row("total", *[str(v) for v in result["scores"]], style="bold")
     console.print(table)
     if result["over"]:
-        console.print("winners: " + ", ".join(f"seat {s}" for s in result["winners"]))
+        console.print("winners: " + escape(", ".join(names[s] for s in result["winners"])))
     else:
         console.print(f"to move: {result['to_move']}")
         for seat, actions in result["legal"].items():
-            console.print(f"  seat {seat}: " + ", ".join(actions))
-    for event in state.events:
-        console.print(f"  · {game.describe(event, lang)}")
+            console.print(f"  {escape(names[int(seat)])}: " + escape(", ".join(actions)))
+    if not moves:
+        for event in state.events:
+            console.print(f"  · {escape(game.describe(event, lang, names))}")
+
+
+def player_names(data: Any, players: int, lang: str) -> list[str]:
+    """The players' names a record carries (a server record's `names`, a terminal game's `seats`
+    labels), else `Seat 2` / `席2`; never an empty or missing name."""
+    for key in ("names", "seats"):
+        given = data.get(key) if isinstance(data, dict) else None
+        if isinstance(given, list) and len(given) == players:
+            return [
+                f"{g} ({seat_name(s, lang)})" if isinstance(g, str) and g.strip() else seat_name(s, lang)
+                for s, g in enumerate(given)
+            ]
+    return [seat_name(s, lang) for s in range(players)]
+
+
+def move_list(state: State, names: Sequence[str], lang: str) -> Table:
+    """Every move in order, numbered, with who made it; the events each one caused under it."""
+    game = state.game
+    table = Table("#", "player" if lang != "ja" else "プレイヤー", "move" if lang != "ja" else "手", box=None)
+    events = sorted(state.events, key=lambda e: e.at)
+    shown = 0
+
+    def events_until(at: int) -> None:
+        nonlocal shown
+        while shown < len(events) and events[shown].at <= at:
+            table.add_row("", "", f"[italic]· {escape(game.describe(events[shown], lang, names))}[/]")
+            shown += 1
+
+    events_until(0)
+    for i, (seat, action) in enumerate(state.history, 1):
+        who = ("chance" if lang != "ja" else "偶然") if seat == CHANCE else names[seat]
+        table.add_row(str(i), escape(who), escape(str(action)))
+        events_until(i)
+    return table

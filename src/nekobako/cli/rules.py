@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..rules import RulesNotFound, load
+from .common import lang_option
 
 
 def register(app: typer.Typer) -> None:
@@ -52,7 +53,7 @@ def rules_markdown(markdown: str) -> Markdown:
 
 def rules_command(
     game: str = typer.Argument(..., help="catbox, catopomp or shutbox."),
-    lang: str = typer.Option("en", "--lang", help="en or ja."),
+    lang: str = lang_option(),
     section: str | None = typer.Option(
         None, "--section", help="Print one section only, by its anchor (e.g. play, scoring, options)."
     ),

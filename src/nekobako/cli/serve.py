@@ -11,12 +11,12 @@ def register(app: typer.Typer) -> None:
 
 def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 for everyone)."),
-    port: int = typer.Option(8000, "--port", help="TCP port."),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="TCP port (1–65535)."),
     database_url: str = typer.Option(
         "sqlite:///nekobako.db", "--database-url", help="SQLite file (default) or postgresql://user@host/db."
     ),
     bot_delay: float = typer.Option(
-        0.5, "--bot-delay", help="Seconds a bot waits before moving, so people can follow."
+        0.5, "--bot-delay", min=0.0, help="Seconds a bot waits before moving, so people can follow (≥ 0)."
     ),
     public_url: str = typer.Option(None, "--public-url", help="The address people use; https makes cookies Secure."),
     forwarded_allow_ips: str = typer.Option(

@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from ..engine import NekobakoError, game_names, get_game, parse_option_text
 from ..sim.runner import GameTask, check_bots, parse_bots, run_games
 from ..sim.stats import summarize
+from .common import lang_option
 
 
 def register(app: typer.Typer) -> None:
@@ -39,7 +42,7 @@ def simulate_command(
     options: list[str] = typer.Option([], "--options", "-o", help="Table option k=v (repeatable)."),
     records: Path | None = typer.Option(None, "--records", help="Write each game's record (JSON) here."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
-    lang: str = typer.Option("en", "--lang", help="en or ja, for the tables."),
+    lang: str = lang_option("en or ja, for the tables."),
 ) -> None:
     """Play K games between bots (seats rotate every game) and report wins with 95% intervals."""
     err = Console(stderr=True)
@@ -51,8 +54,10 @@ def simulate_command(
         table_options = get_game(game).options(parse_option_args(options), players).to_json()
         specs = parse_bots(bots, players)
         check_bots(game, specs)
+        if records is not None:
+            check_records_dir(records)
     except NekobakoError as exc:
-        err.print(f"[red]error:[/] {exc}", highlight=False)
+        err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
     tasks = [GameTask(game, players, specs, table_options, seed, i) for i in range(games)]
     try:
@@ -68,16 +73,19 @@ def simulate_command(
             bar = progress.add_task("games", total=games)
             results = run_games(tasks, workers, on_done=lambda n: progress.advance(bar, n))
     except NekobakoError as exc:
-        err.print(f"[red]error:[/] {exc}", highlight=False)
+        err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         err.print("interrupted")
         raise typer.Exit(130) from None
+    unsaved = None
     if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
-        for result in results:
-            path = records / f"{game}-s{seed}-{result.index:05d}.json"
-            path.write_text(json.dumps(result.record, ensure_ascii=False) + "\n", encoding="utf-8")
+        try:
+            for result in results:
+                path = records / f"{game}-s{seed}-{result.index:05d}.json"
+                path.write_text(json.dumps(result.record, ensure_ascii=False) + "\n", encoding="utf-8")
+        except OSError as exc:  # checked at the start; a disk can still fill up: the report comes anyway
+            unsaved = f"cannot write the records to {records}: {exc.strerror or exc}"
     summary = summarize(results, specs)
     report = {
         "game": game,
@@ -90,8 +98,24 @@ def simulate_command(
     }
     if as_json:
         typer.echo(json.dumps(report, ensure_ascii=False))
-        return
-    print_report(report, records, lang)
+    else:
+        print_report(report, None if unsaved else records, lang)
+    if unsaved:
+        err.print(f"[red]error:[/] {escape(unsaved)}", highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
+
+
+def check_records_dir(records: Path) -> None:
+    """`--records` must be a directory we can write in (made if missing): checked before the first
+    game, so a long simulation never ends with nowhere to put its records."""
+    if records.exists() and not records.is_dir():
+        raise NekobakoError(f"--records {records} is a file; name a directory (it is made if missing)")
+    try:
+        records.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=records):
+            pass
+    except OSError as exc:
+        raise NekobakoError(f"--records {records}: cannot write there ({exc.strerror or exc})") from None
 
 
 WORDS = {

@@ -12,6 +12,7 @@ from rich.table import Table
 from ..engine import InvalidOptions
 from ..games.shutbox.solver import Solution, parse_max_close, solve
 from ..games.shutbox.tables import ONE_DIE_TOTALS, TWO_DICE_TOTALS
+from .common import lang_option
 
 SOLVABLE = ("shutbox",)
 
@@ -46,6 +47,7 @@ def register(app: typer.Typer) -> None:
 
 
 def solve_command(
+    ctx: typer.Context,
     game: str = typer.Argument(..., help="The game to solve: shutbox."),
     tiles: int = typer.Option(9, "--tiles", help="Tiles on the board: 9, 10 or 12."),
     objective: str = typer.Option(
@@ -55,12 +57,15 @@ def solve_command(
     max_close: str = typer.Option("3", "--max-close", help="Tiles one roll may close: 3, 2 or any."),
     one_die: str = typer.Option("max6", "--one-die", help="When one die may be rolled: max6, sum6 or never."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
-    lang: str = typer.Option("en", "--lang", help="en or ja, for the table."),
+    lang: str = lang_option("en or ja, for the table."),
 ) -> None:
     """Solve one solo turn exactly; print its value and the best move for each opening roll."""
     if game not in SOLVABLE:
         typer.echo(f"cannot solve {game!r}: only {', '.join(SOLVABLE)} has an exact solver", err=True)
         raise typer.Exit(2)
+    given = {p.name for p in ctx.command.params if p.name and _typed(ctx, p.name)}
+    for option, why in ignored_options(given, objective, as_json):
+        typer.echo(f"note: {option} is ignored: {why}", err=True)
     started = time.perf_counter()
     try:
         solution = solve(tiles, objective, scoring, parse_max_close(max_close), one_die)
@@ -88,6 +93,23 @@ def solve_command(
         )
         return
     show(solution, rows, seconds, TEXT["ja" if lang == "ja" else "en"])
+
+
+def _typed(ctx: typer.Context, name: str) -> bool:
+    """Was this option typed on the command line (not left at its default)?"""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
+def ignored_options(given: set[str], objective: str, as_json: bool) -> list[tuple[str, str]]:
+    """The options typed that change nothing here, with the reason, so nobody reads a result as
+    depending on them."""
+    out = []
+    if "scoring" in given and objective == "shut":
+        out.append(("--scoring", "the chance to shut the box does not depend on how penalties are counted"))
+    if "lang" in given and as_json:
+        out.append(("--lang", "--json prints keys and numbers, no words"))
+    return out
 
 
 def first_moves(solution: Solution) -> list[dict[str, object]]:

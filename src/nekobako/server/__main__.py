@@ -45,6 +45,8 @@ def main() -> None:
     except DatabaseError as exc:
         print(exc, file=sys.stderr)
         sys.exit(2)
+    except KeyboardInterrupt:  # Ctrl-C, after the server shut down cleanly
+        sys.exit(130)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ def run_server(
     `X-Forwarded-For` / `-Proto` are believed only from the proxies `forwarded_allow_ips` names."""
     database_url = normalize_url(database_url)
     open_database(database_url).dispose()  # raises DatabaseError with the reason
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(database_url, settings or Settings(bot_delay=0.5)),
         host=host,
         port=port,
@@ -34,6 +34,10 @@ def run_server(
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips or "",
     )
+    # `uvicorn.Server.run`, not `uvicorn.run`: after its graceful shutdown on Ctrl-C the server
+    # raises the signal again, and `uvicorn.run` would swallow the KeyboardInterrupt that lets the
+    # command exit with status 130.
+    uvicorn.Server(config).run()
 
 
 __all__ = ["DatabaseError", "run_server"]

@@ -39,7 +39,13 @@ def open_database(url: str) -> Engine:
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     else:
         kwargs["pool_pre_ping"] = True
-    engine = create_engine(url, **kwargs)
+    try:
+        engine = create_engine(url, **kwargs)
+    except Exception as exc:  # an unknown kind (nonsense://x) or a driver that is not installed
+        raise DatabaseError(
+            f"cannot use database URL {parsed.render_as_string(hide_password=True)!r}: {exc}; "
+            "use sqlite:///FILE or postgresql://user@host/db"
+        ) from None
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     try:
