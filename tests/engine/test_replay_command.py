@@ -57,7 +57,7 @@ def test_json_summary_mid_game_lists_legal_actions_per_seat(tmp_path):
 def test_table_output_names_the_winner(tmp_path):
     done = run("replay", write(tmp_path, FINISHED))
     assert done.returncode == 0, done.stderr
-    assert "winners: seat 1" in done.stdout and "Seat 1 shut the box!" in done.stdout
+    assert "winners: Seat 1" in done.stdout and "Seat 1 shut the box!" in done.stdout
     ja = run("replay", write(tmp_path, FINISHED), "--lang", "ja")
     assert "シャット・ザ・ボックス" in ja.stdout
 

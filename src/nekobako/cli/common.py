@@ -28,7 +28,7 @@ _BOMS = (  # UTF-32 first: its little-endian mark begins with UTF-16's
 
 def check_lang(value: str) -> str:
     if value not in LANGS:
-        raise typer.BadParameter(f"choose en or ja, not {value!r} / en か ja を指定してください")
+        raise typer.BadParameter(f"language must be en or ja, not {value!r} / 言語は en か ja を指定してください")
     return value
 
 
