@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: serve test install install-test system-deps js-tools lint format bench
+.PHONY: serve play test install install-test system-deps js-tools lint format bench
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,14 +24,21 @@ install-test: $(VENV)/.installed-test
 serve: install
 	$(BIN)/nekobako serve
 
+# `make play` (Shut the Box against a bot) or `make play ARGS="catbox --players 4 --lang ja"`.
+ARGS ?= shutbox --players 2
+play: install
+	$(BIN)/nekobako play $(ARGS)
+
 # Browser tests drive Debian's chromium (Playwright cannot download browsers here); the terminal
-# test runs `nekobako play` inside tmux; the Japanese font keeps screenshots readable.
+# test runs `nekobako play` inside tmux; the Japanese font keeps screenshots readable. apt waits
+# up to 10 minutes for a lock another apt holds (unattended upgrades) instead of failing.
 SYSTEM_PACKAGES := chromium tmux fonts-ipafont-gothic
 system-deps:
 	@missing=$$(for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages: $$missing"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  apt-get -o DPkg::Lock::Timeout=600 update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get -o DPkg::Lock::Timeout=600 install -y -qq $$missing >/dev/null; \
 	fi
 
 # The browser client's linter and formatter: Biome, pinned in package.json/package-lock.json.
