@@ -130,6 +130,8 @@ WORDS = {
         "ci": "95% interval",
         "mean_score": "mean score",
         "shut_rate": "shut rate",
+        "loss_rate": "lost (rate)",
+        "loss_ci": "95% interval (lost)",
         "seat": "seat",
         "seats": "seats",
         "by_seat": "by seat (whatever bot sat there)",
@@ -148,6 +150,8 @@ WORDS = {
         "ci": "95%信頼区間",
         "mean_score": "平均得点",
         "shut_rate": "シャット率",
+        "loss_rate": "負け (率)",
+        "loss_ci": "95%信頼区間 (負け)",
         "seat": "席",
         "seats": "席数",
         "by_seat": "席ごと (座ったボットを問わず)",
@@ -168,6 +172,7 @@ def print_report(report: dict, records: Path | None, lang: str = "en") -> None:
     console = Console()
     game = get_game(report["game"])
     has_shut = any("shut_rate" in row for row in report["bots"])
+    has_loss = any("loss_rate" in row for row in report["bots"])  # one loser per game (Catopomp)
     table = Table(
         title=w["title"].format(
             title=game.title.get(lang, game.title["en"]),
@@ -177,7 +182,8 @@ def print_report(report: dict, records: Path | None, lang: str = "en") -> None:
         ),
         caption=w["caption"].format(share=f"{report['fair_share']:.1%}"),
     )
-    for key in ("entry", "bot", "wins", "win_rate", "ci", "mean_score", *(("shut_rate",) if has_shut else ())):
+    extra = (("shut_rate",) if has_shut else ()) + (("loss_rate", "loss_ci") if has_loss else ())
+    for key in ("entry", "bot", "wins", "win_rate", "ci", "mean_score", *extra):
         table.add_column(w[key], justify="left" if key == "bot" else "right")
     for row in report["bots"]:
         cells = [
@@ -190,6 +196,9 @@ def print_report(report: dict, records: Path | None, lang: str = "en") -> None:
         ]
         if has_shut:
             cells.append(f"{row['shut_rate']:.1%}")
+        if has_loss:
+            low, high = row["loss_ci95"]
+            cells += [f"{row['losses']} ({row['loss_rate']:.1%})", f"{low:.1%} – {high:.1%}"]
         table.add_row(*cells)
     console.print(table)
     if len(report["by_bot"]) < len(report["bots"]):

@@ -14,6 +14,7 @@ over any `n` consecutive games every entry has sat once in every seat.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -50,24 +51,73 @@ class BotSpec:
         level, *pairs = [part.strip() for part in text.strip().split(":")]
         if not level:
             raise InvalidOptions(f"empty bot name in {text!r}")
+        if pairs and "=" not in pairs[0]:  # your own bot: package.module:Class[:key=value…]
+            if not pairs[0].isidentifier() or not all(part.isidentifier() for part in level.split(".")):
+                raise InvalidOptions(f"write your own bot as package.module:Class, not {text!r}")
+            level, pairs = f"{level}:{pairs[0]}", pairs[1:]
         params: list[tuple[str, int | float | str]] = []
         for pair in pairs:
             if "=" not in pair:
                 raise InvalidOptions(f"bot parameter {pair!r} must be written name=value (e.g. ismcts:iterations=300)")
             key, value = (s.strip() for s in pair.split("=", 1))
             params.append((key, _number(value)))
-        return cls(level.lower(), tuple(params))
+        return cls(level if ":" in level else level.lower(), tuple(params))
 
     @property
     def label(self) -> str:
         return ":".join([self.level, *(f"{k}={v}" for k, v in self.params)])
 
     def make(self, game: str) -> Any:
-        """The bot (unknown levels and parameters raise `NekobakoError` subclasses)."""
+        """The bot (unknown levels and parameters raise `NekobakoError` subclasses). A level
+        written `package.module:Class` is imported and `Class(**params)` built: any object with
+        `choose(view, legal, rng)` plays, as the built-in bots do."""
         try:
+            if ":" in self.level:
+                return _import_bot(self.level, dict(self.params))
             return make_bot(self.level, game=game, **dict(self.params))
         except TypeError as exc:
             raise SimulationError(f"bot {self.label!r}: {exc}") from None
+
+
+@dataclass(frozen=True, eq=False)
+class BotObject:
+    """A bot object given directly to the Python API (`simulate(..., bots=[MyBot(), "greedy"])`).
+    Worker processes get a pickled copy each, so with `workers > 1` it must pickle."""
+
+    bot: Any
+
+    @property
+    def label(self) -> str:
+        return str(getattr(self.bot, "label", None) or type(self.bot).__name__)
+
+    def make(self, game: str) -> Any:
+        return self.bot
+
+
+def _import_bot(path: str, params: dict[str, Any]) -> Any:
+    module_name, _, class_name = path.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise SimulationError(f"cannot import {module_name!r} for bot {path!r}: {exc}") from None
+    factory = getattr(module, class_name, None)
+    if factory is None:
+        raise SimulationError(f"{module_name!r} has no {class_name!r}")
+    bot = factory(**params)
+    if not callable(getattr(bot, "choose", None)):
+        raise SimulationError(f"{path} is no bot: it has no choose(view, legal, rng) method")
+    return bot
+
+
+def as_spec(bot: BotSpec | BotObject | str | Any) -> BotSpec | BotObject:
+    """What the runner accepts for one seat: a spec, its text, or a bot object."""
+    if isinstance(bot, (BotSpec, BotObject)):
+        return bot
+    if isinstance(bot, str):
+        return BotSpec.parse(bot)
+    if callable(getattr(bot, "choose", None)):
+        return BotObject(bot)
+    raise InvalidOptions(f"{bot!r} is not a bot: give a name, a BotSpec or an object with choose(view, legal, rng)")
 
 
 def _number(text: str) -> int | float | str:
@@ -79,10 +129,11 @@ def _number(text: str) -> int | float | str:
     return text
 
 
-def parse_bots(text: str | Sequence[str], seats: int) -> tuple[BotSpec, ...]:
-    """`"ismcts,greedy"` → one spec per bot seat, in seat order. A single name fills every seat."""
+def parse_bots(text: str | Sequence[Any], seats: int) -> tuple[Any, ...]:
+    """`"ismcts,greedy"` → one spec per bot seat, in seat order. A single name fills every seat.
+    A sequence may mix names, `BotSpec`s and bot objects (the Python API)."""
     items = text.split(",") if isinstance(text, str) else list(text)
-    specs = tuple(BotSpec.parse(item) for item in items if item.strip())
+    specs = tuple(as_spec(item) for item in items if not isinstance(item, str) or item.strip())
     if len(specs) == 1:
         specs = specs * seats
     if len(specs) != seats:
@@ -100,7 +151,7 @@ def check_bots(game: str, specs: Iterable[BotSpec]) -> None:
 class GameTask:
     game: str
     players: int
-    bots: tuple[BotSpec, ...]
+    bots: tuple[Any, ...]  # BotSpec or BotObject, one per entry
     options: Mapping[str, Any]
     seed: int
     index: int
@@ -128,10 +179,10 @@ class GameResult:
     record: dict[str, Any] | None = field(default=None, repr=False)
 
 
-_bot_cache: dict[tuple[str, BotSpec], Any] = {}
+_bot_cache: dict[tuple[str, Any], Any] = {}
 
 
-def _bot(game: str, spec: BotSpec) -> Any:
+def _bot(game: str, spec: Any) -> Any:
     # Bots decide from (view, rng) alone, so one instance per process can serve every game and
     # keeps expensive tables (the Shut the Box solver) built once.
     key = (game, spec)

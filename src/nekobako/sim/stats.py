@@ -3,6 +3,10 @@
 Wins are shares: a game won by k seats gives each 1/k, so the wins of all entries add up to the
 number of games. The 95% interval is Wilson's score interval on that share (fractional successes
 from shared wins are used as they are), which stays inside [0, 1] and behaves at 0 and 100%.
+
+Where every game has exactly one loser and everyone else wins (Catopomp), win shares are mostly
+fractions and a Wilson interval on them means little; what is counted whole is who lost: each
+entry also gets `losses`, `loss_rate` and its Wilson interval `loss_ci95`.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from .runner import BotSpec, GameResult
+from .runner import GameResult
 
 Z95 = 1.959963984540054
 
@@ -25,10 +29,12 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)  # exact at the ends, not 2.8e-17
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return (low, high)
 
 
-def summarize(results: Sequence[GameResult], bots: Sequence[BotSpec]) -> dict[str, Any]:
+def summarize(results: Sequence[GameResult], bots: Sequence[Any]) -> dict[str, Any]:
     """Per bot entry (whatever seat it sat in) and per seat (whatever bot sat there)."""
     n = len(results)
     players = len(bots)
@@ -37,7 +43,12 @@ def summarize(results: Sequence[GameResult], bots: Sequence[BotSpec]) -> dict[st
     entry_shut = [0] * players
     seat_wins = [0.0] * players
     has_shut = bool(results) and all(r.shut is not None for r in results)
+    one_loser = players > 1 and bool(results) and all(len(r.winners) == players - 1 for r in results)
+    entry_losses = [0] * players
     for result in results:
+        if one_loser:
+            loser = next(seat for seat in range(players) if seat not in result.winners)
+            entry_losses[result.seating[loser]] += 1
         for seat, entry in enumerate(result.seating):
             entry_wins[entry] += result.returns[seat]
             entry_score[entry] += result.scores[seat]
@@ -58,6 +69,10 @@ def summarize(results: Sequence[GameResult], bots: Sequence[BotSpec]) -> dict[st
         }
         if has_shut:
             row["shut_rate"] = entry_shut[entry] / n if n else 0.0
+        if one_loser:
+            row["losses"] = entry_losses[entry]
+            row["loss_rate"] = entry_losses[entry] / n
+            row["loss_ci95"] = list(wilson(entry_losses[entry], n))
         rows.append(row)
     seats = []
     for seat in range(players):
@@ -79,7 +94,7 @@ def summarize(results: Sequence[GameResult], bots: Sequence[BotSpec]) -> dict[st
     }
 
 
-def by_bot(results: Sequence[GameResult], bots: Sequence[BotSpec]) -> list[dict[str, Any]]:
+def by_bot(results: Sequence[GameResult], bots: Sequence[Any]) -> list[dict[str, Any]]:
     """Entries of the same bot taken together (e.g. the three `greedy` against one `ismcts`).
 
     `win_rate` is per seat played (a fair share is 1/players). Its interval comes from the games,
