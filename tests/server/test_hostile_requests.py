@@ -204,3 +204,27 @@ def test_bad_names_are_refused(sqlite_server) -> None:
         client.signup("カイ")
         assert client.post("/api/auth/guest", {"name": "力イ"}).status_code == 409  # kanji 力 for katakana カ
         assert json.loads(client.post("/api/auth/guest", {"name": "Ｋａｔｅ"}).text)["name"] == "Kate"
+
+
+def test_look_alike_names_are_refused_at_sign_up(sqlite_url, tmp_path) -> None:
+    """Unicode's confusables (UTS #39 skeletons) inside the names' repertoire, against a real server."""
+    registered = {
+        "paypal": ["PAYPAL", "paypa1", "PayPaI", "ｐａｙｐａｌ"],  # case, 1/l, capital I/l, full width
+        "maria": ["rnaria", "MARlA"],  # rn/m
+        "Oscar": ["0scar", "OSCAR"],  # 0/O
+        "カイロ": ["力イ口", "ｶｲﾛ"],  # katakana カ/kanji 力, ロ/口, half width
+        "ルーク": ["ル一ク"],  # long vowel mark ー/kanji 一
+    }
+    with running(sqlite_url, tmp_path, "--limit=signups_per_hour=100") as server, clients(server, 1) as (client,):
+        for name in registered:
+            assert client.post("/api/auth/signup", {"name": name, "password": "long enough"}).status_code == 201
+        for look_alikes in registered.values():
+            for look_alike in look_alikes:
+                answer = client.post("/api/auth/signup", {"name": look_alike, "password": "long enough"})
+                assert answer.status_code == 409, (look_alike, answer.text)
+                english, japanese = answer.json()["error"].split(" / ")
+                assert "looks too much like" in english and "見分けにくい" in japanese
+        # what only resembles a little is a different name, and the owner still logs in
+        for other in ("paypals", "mario", "Oscar2", "カイ", "ルク"):
+            assert client.post("/api/auth/signup", {"name": other, "password": "long enough"}).status_code == 201
+        assert client.post("/api/auth/login", {"name": "paypal", "password": "long enough"}).status_code == 200

@@ -148,8 +148,17 @@ async def signup(request: Request) -> JSONResponse:
     try:
         user = await _hub(request).db(accounts.create_user, name, password_hash)
     except NameTaken:
-        raise ApiError(409, "conflict", f"the name {name!r} is taken, or looks too much like one that is") from None
+        raise _taken(name) from None
     return await _logged_in(request, user, 201)
+
+
+def _taken(name: str) -> ApiError:
+    return ApiError(
+        409,
+        "conflict",
+        f"the name {name!r} is taken, or looks too much like a registered player's name; choose another"
+        f" / 「{name}」は登録済みの名前か、それと見分けにくい名前です。別の名前にしてください",
+    )
 
 
 async def login(request: Request) -> JSONResponse:
@@ -186,8 +195,7 @@ async def guest(request: Request) -> JSONResponse:
     try:
         user = await _hub(request).db(accounts.create_user, name, None)
     except NameTaken:
-        message = f"{name!r} is (or looks like) a registered player's name; choose another"
-        raise ApiError(409, "conflict", message) from None
+        raise _taken(name) from None
     return await _logged_in(request, user, 201)
 
 

@@ -4,9 +4,9 @@ registered name, or posing as a bot.
 
 Names are written in the scripts the platform's players use: printable ASCII, Latin-1 letters,
 kana and kanji, Hangul, and the full- and half-width forms that NFKC turns into those. Inside
-that repertoire every character stays one visible character under NFKC, and the look-alikes
-are few enough to list (`store.accounts.SKELETON`), so the OpenAPI document states the rule
-exactly (`NAME_PATTERN`) and two names that look the same share one account key.
+that repertoire every character stays one visible character under NFKC, so the OpenAPI document
+states the rule exactly (`NAME_PATTERN`); two names that look the same (Unicode's confusables,
+`store.accounts.account_key`) share one account key.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import Engine, delete, exists, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from . import confusables
 from .database import aware, now
 from .schema import rating_changes, seats, sessions, tables, users
 
@@ -23,30 +24,24 @@ class NameTaken(Exception):
     """A registered account already uses this name, or one that looks the same."""
 
 
-# what two names look like once compared: characters that read the same are one (Unicode's
-# confusables, restricted to the repertoire of names in server/names.py)
-SKELETON = str.maketrans(
-    {
-        "0": "o", "1": "l", "i": "l", "|": "l", "!": "l",
-        "5": "s", "$": "s", "@": "a", "`": "'",
-        "ー": "一", "ｰ": "一", "-": "一", "_": "一",
-        "カ": "力", "ロ": "口", "エ": "工", "ニ": "二", "ハ": "八", "タ": "夕", "ト": "卜",
-        "ヘ": "へ", "ベ": "べ", "ペ": "ぺ", "リ": "り", "オ": "才", "メ": "乂", "ヌ": "又",
-    }
-)  # fmt: skip
-
-
-def skeleton(name: str) -> str:
-    """The key under which look-alike names collide (`Alice`, `ALlCE`, `A1ice` are one)."""
-    folded = unicodedata.normalize("NFKC", name).casefold().translate(SKELETON)
-    folded = folded.replace("rn", "m").replace("vv", "w").replace("cl", "d")
-    return " ".join(folded.split())
+KEY_LENGTH = 64  # users.account_key
 
 
 def account_key(name: str) -> str:
-    """What makes two account names the same: compatibility forms, case and look-alike
-    characters do not count."""
-    return skeleton(name)
+    """What makes two account names the same: compatibility forms (NFKC), case and Unicode's
+    confusables (UTS #39 skeletons). Case and look-alikes are folded together until nothing
+    changes — skeleton of the case-folded name, then of its capitals — so `Alice`, `ALICE` and
+    `ALlCE` (capital I looks like l) are one; a key too long for its column is kept as its hash."""
+    key = unicodedata.normalize("NFKC", name).casefold()
+    for _ in range(4):  # two rounds reach the fixed point for every name in the repertoire
+        folded = confusables.skeleton(confusables.skeleton(key).casefold().upper()).casefold()
+        if folded == key:
+            break
+        key = folded
+    key = " ".join(key.split())
+    if len(key) <= KEY_LENGTH:
+        return key
+    return "#" + hashlib.sha256(key.encode()).hexdigest()[: KEY_LENGTH - 1]
 
 
 def _user(row: Any) -> dict[str, Any]:
@@ -82,9 +77,11 @@ def create_user(engine: Engine, name: str, password_hash: str | None) -> dict[st
 def account_for_login(engine: Engine, name: str) -> tuple[dict[str, Any], str] | None:
     """The registered account called `name` with its password hash, or None."""
     with engine.connect() as conn:
-        # accounts made before look-alikes were folded are keyed by their case-folded name
-        keys = [account_key(name), unicodedata.normalize("NFKC", name).casefold()]
-        row = conn.execute(select(users).where(users.c.account_key.in_(keys))).first()
+        # accounts made before Unicode's skeletons were used are keyed otherwise: their stored
+        # name, exactly as typed at sign-up, still finds them
+        key = users.c.account_key == account_key(name)
+        same = (users.c.name == " ".join(unicodedata.normalize("NFKC", name).split())) & users.c.account_key.isnot(None)
+        row = conn.execute(select(users).where(key | same).order_by(key.desc())).first()
     if row is None or row.password_hash is None:
         return None
     return _user(row), row.password_hash
