@@ -5,7 +5,7 @@
 // colours offered are those with a legal `play N colour` (also clickable on the board).
 import { h } from "../dom.js";
 import { has, t } from "../i18n.js";
-import { CHANCE, playerDot } from "./common.js";
+import { breakdownTable, CHANCE, playerDot } from "./common.js";
 
 export function roundText(view) {
   const round = t("table.roundOf", { n: view.round, total: view.rounds });
@@ -289,29 +289,17 @@ export function summary(view, ctx) {
       {},
       last.last_trick ? h("h3", {}, t("catbox.lastTrick")) : null,
       last.last_trick ? lastTrick(last.last_trick, ctx) : null,
-      h(
-        "div",
-        { class: "table-scroll" },
-        h(
-          "table",
-          { class: "summary-table", "data-testid": "breakdown" },
-          h(
-            "thead",
-            {},
-            h(
-              "tr",
-              {},
-              h("th", { scope: "col" }, t("table.player")),
-              h("th", { scope: "col" }, t("catbox.discardCol")),
-              predicted ? h("th", { scope: "col" }, t("catbox.prediction")) : null,
-              h("th", { scope: "col" }, t("catbox.tricks")),
-              h("th", { scope: "col" }, t("catbox.bonus")),
-              h("th", { scope: "col" }, t("catbox.points")),
-              h("th", { scope: "col" }, t("table.total")),
-            ),
-          ),
-          h("tbody", {}, rows),
-        ),
+      breakdownTable(
+        [
+          "table.player",
+          "catbox.discardCol",
+          predicted ? "catbox.prediction" : null,
+          "catbox.tricks",
+          "catbox.bonus",
+          "catbox.points",
+          "table.total",
+        ],
+        rows,
       ),
       last.paradox !== null
         ? h(

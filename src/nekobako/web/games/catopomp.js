@@ -4,7 +4,7 @@
 // legal play contains, and the play buttons are exactly the legal strings matching the selection.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { CHANCE, dieFace, playerDot } from "./common.js";
+import { breakdownTable, CHANCE, dieFace, playerDot } from "./common.js";
 
 export function roundText(view) {
   const round = t("table.round", { n: view.round });
@@ -275,41 +275,20 @@ export function summary(view, ctx) {
     "div",
     { class: "summary-body" },
     h("p", { class: "banner" }, "♦ ", t("catopomp.lostGem", { name: ctx.names[last.loser] })),
-    h(
-      "div",
-      { class: "table-scroll" },
-      h(
-        "table",
-        { class: "summary-table", "data-testid": "breakdown" },
+    breakdownTable(
+      ["table.player", "catopomp.cardsLeft", "catopomp.hell", "catopomp.gems"],
+      last.seats.map((s, seat) =>
         h(
-          "thead",
-          {},
+          "tr",
+          { class: s.lost_gem ? "paradox" : null },
+          h("th", { scope: "row" }, playerDot(seat), ctx.names[seat]),
+          h("td", {}, s.cards_left),
           h(
-            "tr",
+            "td",
             {},
-            h("th", { scope: "col" }, t("table.player")),
-            h("th", { scope: "col" }, t("catopomp.cardsLeft")),
-            h("th", { scope: "col" }, t("catopomp.hell")),
-            h("th", { scope: "col" }, t("catopomp.gems")),
+            (last.hell[seat] || []).map((c) => card(c)),
           ),
-        ),
-        h(
-          "tbody",
-          {},
-          last.seats.map((s, seat) =>
-            h(
-              "tr",
-              { class: s.lost_gem ? "paradox" : null },
-              h("th", { scope: "row" }, playerDot(seat), ctx.names[seat]),
-              h("td", {}, s.cards_left),
-              h(
-                "td",
-                {},
-                (last.hell[seat] || []).map((c) => card(c)),
-              ),
-              h("td", {}, s.lost_gem ? `${s.gems} (−1)` : s.gems),
-            ),
-          ),
+          h("td", {}, s.lost_gem ? `${s.gems} (−1)` : s.gems),
         ),
       ),
     ),

@@ -20,3 +20,26 @@ export function dieFace(face, attrs = null, extraClass = null) {
 export function playerDot(seat) {
   return h("span", { class: "pc-dot", style: { "--pc": `var(--p${seat})` }, "aria-hidden": "true" });
 }
+
+// A round summary's breakdown: one column per catalogue key (null keys are left out), one row per
+// seat as the game builds it.
+export function breakdownTable(headers, rows) {
+  return h(
+    "div",
+    { class: "table-scroll" },
+    h(
+      "table",
+      { class: "summary-table", "data-testid": "breakdown" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          headers.filter((key) => key).map((key) => h("th", { scope: "col" }, t(key))),
+        ),
+      ),
+      h("tbody", {}, rows),
+    ),
+  );
+}

@@ -4,7 +4,7 @@
 // button appears when the selection is exactly a legal `shut …`.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { CHANCE, dieFace } from "./common.js";
+import { breakdownTable, CHANCE, dieFace } from "./common.js";
 
 export function roundText(view) {
   return t("table.round", { n: view.round });
@@ -194,47 +194,25 @@ export function summary(view, ctx) {
   return h(
     "div",
     { class: "summary-body" },
-    h(
-      "div",
-      { class: "table-scroll" },
-      h(
-        "table",
-        { class: "summary-table", "data-testid": "breakdown" },
+    breakdownTable(
+      ["table.player", "shutbox.openTiles", "shutbox.dice", "shutbox.penaltyCol", "shutbox.totalPenalty"],
+      last.seats.map((s, seat) =>
         h(
-          "thead",
-          {},
+          "tr",
+          { class: s.shut ? "winner" : s.eliminated ? "paradox" : null },
+          h("th", { scope: "row" }, ctx.names[seat]),
+          h("td", {}, s.shut ? t("shutbox.shutBox") : last.boards[seat].join(" ") || "—"),
           h(
-            "tr",
+            "td",
             {},
-            h("th", { scope: "col" }, t("table.player")),
-            h("th", { scope: "col" }, t("shutbox.openTiles")),
-            h("th", { scope: "col" }, t("shutbox.dice")),
-            h("th", { scope: "col" }, t("shutbox.penaltyCol")),
-            h("th", { scope: "col" }, t("shutbox.totalPenalty")),
+            (last.dice[seat] || []).map((f) => dieFace(f)),
           ),
-        ),
-        h(
-          "tbody",
-          {},
-          last.seats.map((s, seat) =>
-            h(
-              "tr",
-              { class: s.shut ? "winner" : s.eliminated ? "paradox" : null },
-              h("th", { scope: "row" }, ctx.names[seat]),
-              h("td", {}, s.shut ? t("shutbox.shutBox") : last.boards[seat].join(" ") || "—"),
-              h(
-                "td",
-                {},
-                (last.dice[seat] || []).map((f) => dieFace(f)),
-              ),
-              h("td", {}, s.penalty ?? t("shutbox.noTurn")),
-              h(
-                "td",
-                { class: "total" },
-                s.total,
-                s.eliminated ? h("span", { class: "badge bad" }, t("shutbox.eliminated")) : null,
-              ),
-            ),
+          h("td", {}, s.penalty ?? t("shutbox.noTurn")),
+          h(
+            "td",
+            { class: "total" },
+            s.total,
+            s.eliminated ? h("span", { class: "badge bad" }, t("shutbox.eliminated")) : null,
           ),
         ),
       ),
