@@ -7,6 +7,7 @@ process (`NEKOBAKO_TEST_FAULTS`, server/faults.py)."""
 from __future__ import annotations
 
 import contextlib
+import pathlib
 import random
 import time
 
@@ -195,3 +196,39 @@ def test_bots_and_clocks_resume_after_a_database_outage(postgres_url, tmp_path) 
     finally:
         _outage(admin, name, allow=True)
         admin.dispose()
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for status in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            searching = b"spawn_main" in (status.parent / "cmdline").read_bytes()  # not the resource tracker
+            if searching and int(status.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(status.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    with contextlib.suppress(OSError):
+        return pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    return False
+
+
+def test_search_processes_leave_with_a_killed_server(sqlite_url, tmp_path) -> None:
+    """A search process outliving its server would keep a core busy with searches nobody reads."""
+    with running(sqlite_url, tmp_path) as server, clients(server, 1) as (host,):
+        host.guest("host")
+        table = host.create("catbox", 3)
+        host.ok(host.post(f"/api/tables/{table['id']}/bots", {"level": "ismcts", "fill": True}))
+        host.ok(host.post(f"/api/tables/{table['id']}/start"))
+        host.ok(host.post(f"/api/tables/{table['id']}/leave"))  # bots alone: searches keep coming
+        deadline = time.monotonic() + 20
+        while not (searchers := _children(server.proc.pid)) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert searchers, "no search process was started"
+        server.proc.kill()
+        server.proc.wait()
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in searchers) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(_alive(pid) for pid in searchers)

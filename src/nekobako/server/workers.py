@@ -15,7 +15,10 @@ import asyncio
 import functools
 import logging
 import multiprocessing
+import os
 import random
+import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -40,6 +43,18 @@ def _search(game: str, level: str, view: Mapping[str, Any], legal: Sequence[Acti
     if _process_bots is None:
         _process_bots = SeatBots()
     return _process_bots.choose(game, level, view, legal, rng)
+
+
+def _exit_with(parent: int) -> None:
+    """Runs first in a search process: it leaves as soon as the server that started it is gone
+    (stopped, killed or crashed), instead of finishing searches nobody will read."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 class Workers:
@@ -86,7 +101,9 @@ class Workers:
         if self._searches is None:
             # spawn: forking a process that runs threads and an event loop is not safe
             context = multiprocessing.get_context("spawn")
-            self._searches = ProcessPoolExecutor(self.settings.bot_processes, mp_context=context)
+            self._searches = ProcessPoolExecutor(
+                self.settings.bot_processes, mp_context=context, initializer=_exit_with, initargs=(os.getpid(),)
+            )
         return self._searches
 
     def close(self) -> None:
