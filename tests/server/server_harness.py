@@ -265,3 +265,22 @@ def clients(server: ServerProcess, count: int) -> Iterator[list[Client]]:
     finally:
         for client in made:
             client.close()
+
+
+def started_shutbox(
+    alice: Client, bob: Client, *, clock: dict | None = None, alice_signs_up: bool = False
+) -> tuple[int, list[Seat]]:
+    """A started 2-player Shut the Box table (alice hosts, bob joins as a guest) and both players'
+    sockets, each holding the first view."""
+    if alice_signs_up:
+        alice.signup("alice")
+    else:
+        alice.guest("alice")
+    bob.guest("bob")
+    table = alice.create("shutbox", 2, clock=clock)
+    bob.ok(bob.post(f"/api/tables/{table['id']}/join"))
+    alice.ok(alice.post(f"/api/tables/{table['id']}/start"))
+    socks = [alice.socket(table["id"]), bob.socket(table["id"])]
+    for sock in socks:
+        sock.wait_state(lambda m: m["view"] is not None)
+    return table["id"], socks

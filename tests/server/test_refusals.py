@@ -5,28 +5,16 @@ from __future__ import annotations
 
 import json
 
-from server_harness import Client, clients, closed
+from server_harness import clients, closed, started_shutbox
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from nekobako.engine import Record, replay
 
 
-def _started_shutbox(alice: Client, bob: Client) -> tuple[int, list]:
-    alice.signup("alice")
-    bob.guest("bob")
-    table = alice.create("shutbox", 2)
-    bob.ok(bob.post(f"/api/tables/{table['id']}/join"))
-    alice.ok(alice.post(f"/api/tables/{table['id']}/start"))
-    socks = [alice.socket(table["id"]), bob.socket(table["id"])]
-    for sock in socks:
-        sock.wait_state(lambda m: m["view"] is not None)
-    return table["id"], socks
-
-
 def test_bad_messages_are_refused_and_change_nothing(server) -> None:
     with clients(server, 3) as (alice, bob, anonymous):
-        table_id, socks = _started_shutbox(alice, bob)
+        table_id, socks = started_shutbox(alice, bob, alice_signs_up=True)
         start = socks[0].last
         seq = start["seq"]
         mover = start["view"]["to_move"][0]
@@ -128,7 +116,7 @@ def test_racing_copies_of_one_action_are_applied_once(server) -> None:
     """Several connections of the same seat fire the same action at once: the table's lock lets
     exactly one through; the others are stale."""
     with clients(server, 2) as (alice, bob):
-        table_id, socks = _started_shutbox(alice, bob)
+        table_id, socks = started_shutbox(alice, bob, alice_signs_up=True)
         mover = socks[0].last["view"]["to_move"][0]
         owner = (alice, bob)[mover]
         copies = [socks[mover]] + [owner.socket(table_id) for _ in range(4)]

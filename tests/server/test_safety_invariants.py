@@ -13,21 +13,9 @@ import time
 
 import httpx
 import pytest
-from server_harness import Client, clients, play_out, running
+from server_harness import clients, play_out, running, started_shutbox
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
-
-
-def _shutbox(alice: Client, bob: Client, clock: dict | None = None) -> tuple[int, list]:
-    alice.guest("alice")
-    bob.guest("bob")
-    table = alice.create("shutbox", 2, clock=clock)
-    bob.ok(bob.post(f"/api/tables/{table['id']}/join"))
-    alice.ok(alice.post(f"/api/tables/{table['id']}/start"))
-    socks = [alice.socket(table["id"]), bob.socket(table["id"])]
-    for sock in socks:
-        sock.wait_state(lambda m: m["view"] is not None)
-    return table["id"], socks
 
 
 def test_hands_are_not_served_while_a_card_game_runs(sqlite_server) -> None:
@@ -45,7 +33,7 @@ def test_hands_are_not_served_while_a_card_game_runs(sqlite_server) -> None:
 
 def test_a_failed_commit_is_never_announced(tmp_path, sqlite_url) -> None:
     with running(sqlite_url, tmp_path, NEKOBAKO_TEST_FAULTS="fail_commit") as server, clients(server, 2) as (a, b):
-        table_id, socks = _shutbox(a, b)
+        table_id, socks = started_shutbox(a, b)
         start = socks[0].last
         mover = start["view"]["to_move"][0]
         socks[mover].send({"type": "action", "seq": start["seq"], "action": "roll"})
@@ -63,7 +51,7 @@ def test_a_lost_commit_acknowledgement_tells_the_truth(database_url, tmp_path) -
     """The commit is stored but reported as failed: the server reads the table back, the move
     stands, everyone sees it, and the game goes on (before: `unavailable` for ever)."""
     with running(database_url, tmp_path, NEKOBAKO_TEST_FAULTS="lose_ack") as server, clients(server, 2) as (a, b):
-        table_id, socks = _shutbox(a, b)
+        table_id, socks = started_shutbox(a, b)
         start = socks[0].last
         mover = start["view"]["to_move"][0]
         socks[mover].send({"type": "action", "seq": start["seq"], "action": "roll"})
@@ -115,7 +103,7 @@ def test_deals_come_from_each_tables_secret_seed(sqlite_server) -> None:
 
 def test_a_deadline_restarts_when_the_choices_change(sqlite_server) -> None:
     with clients(sqlite_server, 2) as (a, b):
-        _, socks = _shutbox(a, b, clock={"kind": "realtime", "seconds": 60})
+        _, socks = started_shutbox(a, b, clock={"kind": "realtime", "seconds": 60})
         start = socks[0].last
         mover = str(start["view"]["to_move"][0])
         first = start["clock"]["deadlines"][mover]
@@ -129,7 +117,7 @@ def test_a_deadline_restarts_when_the_choices_change(sqlite_server) -> None:
 
 def test_deadlines_are_extended_after_a_restart(sqlite_url, tmp_path) -> None:
     with running(sqlite_url, tmp_path) as server, clients(server, 2) as (a, b):
-        table_id, socks = _shutbox(a, b, clock={"kind": "realtime", "seconds": 5})
+        table_id, socks = started_shutbox(a, b, clock={"kind": "realtime", "seconds": 5})
         for sock in socks:
             sock.close()
         server.kill()
@@ -178,7 +166,7 @@ def test_bots_and_clocks_resume_after_a_database_outage(postgres_url, tmp_path) 
             a.ok(a.post(f"/api/tables/{bots['id']}/bots", {"level": "random", "fill": True}))
             a.ok(a.post(f"/api/tables/{bots['id']}/start"))
             a.ok(a.post(f"/api/tables/{bots['id']}/leave"))  # three bots play on
-            table_id, _ = _shutbox(b, c, clock={"kind": "realtime", "seconds": 5})
+            table_id, _ = started_shutbox(b, c, clock={"kind": "realtime", "seconds": 5})
             _outage(admin, name, allow=False)
             time.sleep(12)  # the clock's deadline passes meanwhile; bots fail to store moves
             _outage(admin, name, allow=True)
