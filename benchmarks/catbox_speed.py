@@ -15,7 +15,7 @@ import statistics
 import sys
 import time
 
-from nekobako.engine import CHANCE, random_playout
+from nekobako.engine import random_playout, random_step
 from nekobako.games.catbox import GAME
 
 SAMPLES = 5
@@ -37,12 +37,7 @@ def _mid_round(players: int, rng: random.Random):
     """A position in the middle of round 1 (a few tricks played)."""
     state = GAME.new_game(players)
     while state.phase_name != "play" or sum(state.tricks) < 3:
-        seat = state.to_move[0]
-        if seat == CHANCE:
-            state.apply(CHANCE, state.sample_chance(rng))
-        else:
-            legal = state.legal_actions(seat)
-            state.apply(seat, legal[rng.randrange(len(legal))])
+        random_step(state, rng)
         if not state.to_move or state.round > 1:
             state = GAME.new_game(players)
     return state

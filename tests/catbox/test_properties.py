@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nekobako.engine import CHANCE, IllegalAction
+from nekobako.engine import CHANCE, IllegalAction, random_step
 from nekobako.games.catbox import GAME
 from nekobako.games.catbox.actions import DISCARDS, PLAYS, PREDICTS, Deal
 from nekobako.games.catbox.board import pack, unpack
@@ -23,13 +23,7 @@ seeds = st.integers(0, 2**32 - 1)
 FEW = settings(max_examples=50, deadline=None)
 
 
-def step(state, rng: random.Random) -> None:
-    seat = state.to_move[0]
-    if seat == CHANCE:
-        state.apply(CHANCE, state.sample_chance(rng))
-    else:
-        legal = state.legal_actions(seat)
-        state.apply(seat, legal[rng.randrange(len(legal))])
+step = random_step  # one random action (chance included)
 
 
 def largest_group(board: list[list], seat: int) -> int:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from nekobako.engine import CHANCE, Event, get_game
+from nekobako.engine import CHANCE, Event, get_game, random_step
 
 TABLES = [("shutbox", 1, {}), ("shutbox", 3, {"simultaneous": True}), ("catbox", 2, {}), ("catbox", 4, {})]
 TABLES += [("catopomp", 2, {}), ("catopomp", 3, {"casual": True})]
@@ -42,11 +42,6 @@ def test_every_seat_is_told_what_to_do_in_both_languages(name: str, players: int
                 en, ja = words(game, prompt, "en"), words(game, prompt, "ja")
                 assert en != ja and "{" not in en + ja
                 seen.add(prompt["kind"])
-            seat = state.to_move[0]
-            if seat == CHANCE:
-                state.apply(CHANCE, state.sample_chance(rng))
-            else:
-                legal = state.legal_actions(seat)
-                state.apply(seat, legal[rng.randrange(len(legal))])
+            random_step(state, rng)
         assert state.view(0)["prompt"] is None
     assert any(k.startswith("do_") for k in seen) and any(not k.startswith("do_") for k in seen)

@@ -3,7 +3,7 @@
 from .errors import BadRecord, IllegalAction, InvalidOptions, MalformedAction, NekobakoError, UnknownGame
 from .game import CHANCE, Action, Event, FrozenData, Game, SearchHints, State, check_text, is_number, seat_name
 from .options import Options, OptionSpec, parse_option_text, parse_options
-from .playout import play_out, random_playout
+from .playout import play_out, random_playout, random_step
 from .record import Record, fill_chance, format_entry, parse_entry, replay, summary
 from .registry import GAME_MODULES, check_game_name, game_names, get_game
 
@@ -37,6 +37,7 @@ __all__ = [
     "parse_options",
     "play_out",
     "random_playout",
+    "random_step",
     "replay",
     "seat_name",
     "summary",

@@ -33,6 +33,17 @@ def play_out(
     return count
 
 
+def random_step(state: State, rng: random.Random) -> None:
+    """One uniformly random step of the first seat to move (chance included), through the checked
+    `apply`: for tests and tools that stop in the middle of a game."""
+    seat = state.to_move[0]
+    if seat == CHANCE:
+        state.apply(CHANCE, state.sample_chance(rng))
+    else:
+        legal = state.legal_actions(seat)
+        state.apply(seat, legal[rng.randrange(len(legal))])
+
+
 def random_playout(state: State, rng: random.Random, max_actions: int = 1_000_000) -> int:
     """`play_out` with uniformly random legal actions, written out rather than passing a `choose`:
     this loop is what the throughput benchmarks measure, and a call per action costs a few percent."""
