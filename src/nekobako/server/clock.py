@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from .errors import ApiError
+
+if TYPE_CHECKING:
+    from ..store.games import SeatRow
+    from .choices import ChoiceTracker
 
 REALTIME_SECONDS = (5, 3600)
 TURN_DAYS = (1, 14)
@@ -45,3 +51,39 @@ def decision_seconds(clock: dict[str, Any]) -> float | None:
     if clock.get("kind") == "turn":
         return float(clock["days"]) * 86400.0
     return None
+
+
+def deadlines_after(
+    clock: dict[str, Any],
+    seats: Sequence[SeatRow],
+    kept: dict[str, float],
+    state: Any,
+    old: ChoiceTracker | None,
+    new: ChoiceTracker,
+) -> dict[str, float]:
+    """Due times of the people to move after a change: `kept` while a seat's choices stand,
+    restarted when they change (a bot's seat and a finished game or a chance step have none)."""
+    limit = decision_seconds(clock)
+    if limit is None or state.is_over() or state.is_chance():
+        return {}
+    stamp = time.time()
+    out = {}
+    for seat in state.to_move:
+        if seats[seat].kind != "human":
+            continue
+        key = str(seat)
+        due = kept.get(key)
+        if due is not None and old is not None and old.since[seat] == new.since[seat]:
+            out[key] = due
+        else:
+            out[key] = stamp + limit
+    return out
+
+
+def extend_lapsed(clock: dict[str, Any], deadlines: dict[str, float]) -> dict[str, float]:
+    """Time the server was down does not count: deadlines that passed meanwhile start again."""
+    limit = decision_seconds(clock)
+    if limit is None or not deadlines:
+        return deadlines
+    stamp = time.time()
+    return {k: (v if v > stamp else stamp + limit) for k, v in deadlines.items()}

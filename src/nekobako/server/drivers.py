@@ -1,6 +1,6 @@
 """The two things that move a table when no person does: bots in seats, and the clock that
 hands an overdue person's seat to a bot. One task of each per running table, started by the hub
-after a change; both act only through the hub, like a person would.
+after a change; both act only through `Moves`, like a person would.
 
 Neither gives up while its table runs: when the database is away they log once, retry with a
 growing pause (at most `MAX_BACKOFF` seconds), and log again when they are back.
@@ -13,14 +13,11 @@ import contextlib
 import logging
 import random
 import time
-from typing import TYPE_CHECKING
 
 from ..engine import Action
 from .errors import Refusal
 from .live import LiveTable
-
-if TYPE_CHECKING:
-    from .hub import Hub
+from .moves import Moves
 
 log = logging.getLogger("nekobako.server")
 MAX_BACKOFF = 5.0
@@ -36,31 +33,33 @@ def backoff(failures: int) -> float:
     return min(MAX_BACKOFF, 0.1 * 2**failures)
 
 
-async def _bot_action(hub: Hub, live: LiveTable, seat: int, level: str, rng: random.Random) -> Action | str:
+async def _bot_action(moves: Moves, live: LiveTable, seat: int, level: str, rng: random.Random) -> Action | str:
     state = live.state
     assert state is not None
     view, legal = state.view(seat), state.legal_actions(seat)
-    if "bot_crash" in hub.faults:
+    faults = moves.tables.faults
+    if "bot_crash" in faults:
         level = "crash"
     try:
         if level == "crash":
             raise RuntimeError("injected: the bot crashed")
-        action: Action | str = await hub.workers.choose(live.row.game, level, view, legal, rng)
+        action: Action | str = await moves.tables.workers.choose(live.row.game, level, view, legal, rng)
     except Exception:
         log.exception("bot %s at table %s seat %s failed; playing at random", level, live.id, seat)
         action = rng.choice(list(legal))
-    if "bot_illegal" in hub.faults and level != "random":
+    if "bot_illegal" in faults and level != "random":
         action = "no such move"
     return action
 
 
-async def drive_bots(hub: Hub, live: LiveTable) -> None:
+async def drive_bots(moves: Moves, live: LiveTable) -> None:
     """Let bots in seats move until a person is to move or the game ends. A bot that fails or
     answers something the engine refuses is replaced by a random legal move, so a table never
     waits for a broken bot."""
+    tables = moves.tables
     failures = 0
     at_random = False
-    while live.running and not hub.closing:
+    while live.running and not tables.closing:
         state, seq = live.state, live.row.seq
         assert state is not None
         seat = next((s for s in state.to_move if live.row.seats[s].kind == "bot"), None)
@@ -68,11 +67,11 @@ async def drive_bots(hub: Hub, live: LiveTable) -> None:
             return
         level = "random" if at_random else live.row.seats[seat].bot or "random"
         rng = random.Random(f"{live.row.seed}:bot:{seat}:{seq}")
-        if hub.bot_delay:
-            await asyncio.sleep(hub.bot_delay)
-        action = await _bot_action(hub, live, seat, level, rng)
+        if tables.settings.bot_delay:
+            await asyncio.sleep(tables.settings.bot_delay)
+        action = await _bot_action(moves, live, seat, level, rng)
         try:
-            await hub.submit(live, seat, seq, str(action))
+            await moves.submit(live, seat, seq, str(action))
         except Refusal as refusal:
             if refusal.code == "stale" or live.row.seq != seq:
                 continue  # the position moved on meanwhile; look again
@@ -90,10 +89,10 @@ async def drive_bots(hub: Hub, live: LiveTable) -> None:
         failures, at_random = 0, False
 
 
-async def watch_clock(hub: Hub, live: LiveTable) -> None:
+async def watch_clock(moves: Moves, live: LiveTable) -> None:
     """Replace people whose decision is overdue by a bot."""
     failures = 0
-    while live.running and live.row.deadlines and not hub.closing:
+    while live.running and live.row.deadlines and not moves.tables.closing:
         live.clock_wake.clear()
         wait = min(live.row.deadlines.values()) - time.time()
         if wait > 0:
@@ -101,7 +100,7 @@ async def watch_clock(hub: Hub, live: LiveTable) -> None:
                 await asyncio.wait_for(live.clock_wake.wait(), timeout=wait)
             continue
         try:
-            replaced = await _replace_overdue(hub, live)
+            replaced = await _replace_overdue(moves, live)
         except Exception as exc:
             if failures == 0:
                 log.warning("table %s: the clock waits for the database (%s)", live.id, exc)
@@ -112,18 +111,18 @@ async def watch_clock(hub: Hub, live: LiveTable) -> None:
             log.warning("table %s: the clock runs again after %s failed attempts", live.id, failures)
             failures = 0
         if replaced:
-            hub.after_change(live)
+            moves.tables.changed(live)
         else:
             await asyncio.sleep(0.05)  # a due time that no longer concerns a person: look again
 
 
-async def _replace_overdue(hub: Hub, live: LiveTable) -> bool:
+async def _replace_overdue(moves: Moves, live: LiveTable) -> bool:
     replaced = False
     async with live.lock:
         stamp = time.time()
         for key, due in sorted(live.row.deadlines.items()):
             seat = int(key)
             if due <= stamp and live.running and live.row.seats[seat].kind == "human":
-                await hub.replace_by_bot(live, seat, "timeout")
+                await moves.replace_by_bot(live, seat, "timeout")
                 replaced = True
     return replaced

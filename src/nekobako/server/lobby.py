@@ -14,9 +14,12 @@ from ..bots import bot_names
 from ..engine import game_names, get_game, is_number
 from ..store import ratings
 from .errors import ApiError
-from .hub import MAX_TABLE_ID, PAGE_SIZE, Hub, final_places
+from .hub import Hub
 from .live import LiveTable, rebuild
 from .requests import current_user, json_body, path_int, require_user
+from .results import final_places
+from .rooms import PAGE_SIZE
+from .tables import MAX_TABLE_ID
 
 STATUSES = ("open", "running", "finished", "abandoned")
 DEFAULT_PAGE = 50
@@ -75,7 +78,7 @@ async def list_tables(request: Request) -> JSONResponse:
     limit = _query_int(request, "limit", *PAGE_SIZE) or DEFAULT_PAGE
     before = _query_int(request, "before", 1, MAX_TABLE_ID)
     viewer = await current_user(request)
-    tables, cursor = await _hub(request).list_tables(
+    tables, cursor = await _hub(request).rooms.list_tables(
         statuses, viewer, game=game, limit=limit, before=before, seats_free=seats_free == "true"
     )
     return JSONResponse({"tables": tables, "next": cursor})
@@ -88,49 +91,49 @@ async def tables(request: Request) -> JSONResponse:
 async def create_table(request: Request) -> JSONResponse:
     user = await require_user(request)
     body = await json_body(request)
-    live = await _hub(request).create_table(user, body)
+    live = await _hub(request).rooms.create_table(user, body)
     return JSONResponse(live.detail(user), status_code=201)
 
 
 async def table_detail(request: Request) -> JSONResponse:
-    live = await _hub(request).get(path_int(request, "table_id"))
+    live = await _hub(request).tables.get(path_int(request, "table_id"))
     return JSONResponse(live.detail(await current_user(request)))
 
 
 async def join(request: Request) -> JSONResponse:
     user = await require_user(request)
     body = await json_body(request, required=False)
-    live = await _hub(request).join(user, path_int(request, "table_id"), body.get("seat"))
+    live = await _hub(request).rooms.join(user, path_int(request, "table_id"), body.get("seat"))
     return JSONResponse(live.detail(user))
 
 
 async def leave(request: Request) -> JSONResponse:
     user = await require_user(request)
-    live = await _hub(request).leave(user, path_int(request, "table_id"))
+    live = await _hub(request).rooms.leave(user, path_int(request, "table_id"))
     return JSONResponse(live.detail(user))
 
 
 async def add_bots(request: Request) -> JSONResponse:
     user = await require_user(request)
     body = await json_body(request)
-    live = await _hub(request).add_bots(user, path_int(request, "table_id"), body)
+    live = await _hub(request).rooms.add_bots(user, path_int(request, "table_id"), body)
     return JSONResponse(live.detail(user))
 
 
 async def remove_seat(request: Request) -> JSONResponse:
     user = await require_user(request)
-    live = await _hub(request).remove_seat(user, path_int(request, "table_id"), path_int(request, "seat"))
+    live = await _hub(request).rooms.remove_seat(user, path_int(request, "table_id"), path_int(request, "seat"))
     return JSONResponse(live.detail(user))
 
 
 async def start(request: Request) -> JSONResponse:
     user = await require_user(request)
-    live = await _hub(request).start(user, path_int(request, "table_id"))
+    live = await _hub(request).rooms.start(user, path_int(request, "table_id"))
     return JSONResponse(live.detail(user))
 
 
 async def _finished(request: Request) -> LiveTable:
-    live = await _hub(request).get(path_int(request, "table_id"))
+    live = await _hub(request).tables.get(path_int(request, "table_id"))
     if live.row.status != "finished" or live.state is None:
         raise ApiError(409, "conflict", "the game is not over yet")
     return live

@@ -40,7 +40,7 @@ async def table_socket(ws: WebSocket) -> None:
         await ws.close(code=4403)  # before accepting: the handshake is refused with HTTP 403
         return
     try:
-        live = await hub.get(ws.path_params["table_id"])
+        live = await hub.tables.get(ws.path_params["table_id"])
     except ApiError:
         await ws.accept()  # accepted first so the client can read the close code
         await ws.close(code=4404, reason="no such table")
@@ -120,7 +120,7 @@ async def _action(hub: Hub, conn: Connection, data: dict[str, Any]) -> None:
         _refuse(conn, "spectator", "you are watching this table; only seated players act", **echo)
         return
     try:
-        await hub.submit(conn.table, seat, seq, action)
+        await hub.moves.submit(conn.table, seat, seq, action)
     except Refusal as refusal:
         _refuse(conn, refusal.code, refusal.reason, **echo)
 

@@ -1,0 +1,252 @@
+"""The lobby's changes to tables: list, create, join, leave, seat and remove bots, start.
+
+Each change checks under the table's lock, commits through `Tables.persist`, then tells the
+listeners (`Tables.changed`). A refused change raises `ApiError` before anything is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from dataclasses import replace
+from typing import Any
+
+from ..bots import bot_names
+from ..engine import NekobakoError, get_game
+from ..store import games
+from ..store.database import now
+from ..store.games import SeatRow
+from .choices import ChoiceTracker
+from .clock import deadlines_after, parse_clock
+from .errors import ApiError
+from .live import LiveTable, draw_chance_steps, new_notice
+from .moves import Moves
+from .seat_bots import STRONG_LEVELS
+from .tables import LIVE, Tables
+
+PAGE_SIZE = (1, 100)
+
+
+def available_game(name: Any) -> Any:
+    """The engine's game called `name`, or a 400 naming the games that exist."""
+    if not isinstance(name, str):
+        raise ApiError(400, "unknown_game", "game must be a game name such as 'shutbox'")
+    try:
+        return get_game(name)
+    except NekobakoError as exc:
+        raise ApiError(400, "unknown_game", str(exc)) from None
+
+
+class Rooms:
+    def __init__(self, tables: Tables, moves: Moves):
+        self.tables = tables
+        self.moves = moves
+        self.limits = tables.limits
+
+    async def list_tables(
+        self,
+        statuses: list[str],
+        viewer: dict[str, Any] | None,
+        *,
+        game: str | None = None,
+        limit: int = 50,
+        before: int | None = None,
+        seats_free: bool = False,
+    ) -> tuple[list[dict[str, Any]], int | None]:
+        """One page of tables, newest first, and the cursor of the next page (or None). Open and
+        running tables are in memory; finished and abandoned ones are read from the database."""
+
+        def wanted(t: LiveTable) -> bool:
+            return (
+                t.row.status in statuses
+                and (game is None or t.row.game == game)
+                and (before is None or t.id < before)
+                and (not seats_free or any(s.kind == "empty" for s in t.row.seats))
+            )
+
+        found = [t for t in self.tables.values() if t.row.status in LIVE and wanted(t)]
+        done = [s for s in statuses if s not in LIVE]
+        if done and not seats_free:
+            ids = await self.tables.db(games.table_ids, done, game=game, before=before, limit=limit + 1)
+            for table_id in ids:
+                with contextlib.suppress(ApiError):
+                    found.append(await self.tables.get(table_id))
+        found.sort(key=lambda t: t.id, reverse=True)
+        page = found[:limit]
+        cursor = page[-1].id if len(found) > limit else None
+        return [t.detail(viewer) for t in page], cursor
+
+    async def create_table(self, user: dict[str, Any], body: dict[str, Any]) -> LiveTable:
+        game = available_game(body.get("game"))
+        players = body.get("seats")
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ApiError(400, "bad_request", "seats must be a whole number of players")
+        raw_options = body.get("options")
+        raw_options = {} if raw_options is None else raw_options
+        if not isinstance(raw_options, dict):
+            raise ApiError(400, "bad_request", "options must be an object of option names to values")
+        try:
+            options = game.options(raw_options, players)
+        except NekobakoError as exc:
+            raise ApiError(400, "invalid_options", str(exc)) from None
+        clock = parse_clock(body.get("clock"))
+        hosted = sum(1 for t in self.tables.values() if t.row.host_id == user["id"] and t.row.status in LIVE)
+        if hosted >= self.limits.open_tables:
+            raise ApiError(
+                429,
+                "quota",
+                f"you already host {hosted} open or running tables (at most {self.limits.open_tables}); "
+                "finish or leave one first",
+            )
+        table_id = await self.tables.db(
+            games.create_table,
+            game=game.name,
+            players=players,
+            options=options.to_json(),
+            clock=clock,
+            host_id=user["id"],
+            seed=secrets.randbits(62),
+        )
+        return await self.tables.get(table_id)
+
+    async def join(self, user: dict[str, Any], table_id: int, seat: Any) -> LiveTable:
+        live = await self.tables.get(table_id)
+        async with live.lock:
+            _require_open(live)
+            held = live.seat_of(user["id"])
+            if held is not None:
+                raise ApiError(409, "conflict", f"you already sit at seat {held}")
+            index = _empty_seat(live, seat)
+            seats = [replace(s) for s in live.row.seats]
+            seats[index] = SeatRow(index, "human", user["id"])
+            await self.tables.persist(live, seat_rows=seats, users={user["id"]: user})
+        self.tables.changed(live)
+        return live
+
+    async def leave(self, user: dict[str, Any], table_id: int) -> LiveTable:
+        live = await self.tables.get(table_id)
+        async with live.lock:
+            seat = live.seat_of(user["id"])
+            if seat is None:
+                raise ApiError(409, "conflict", "you do not hold a seat at this table")
+            if live.row.status == "open":
+                seats = [replace(s) for s in live.row.seats]
+                seats[seat] = SeatRow(seat)
+                humans = [s for s in seats if s.kind == "human"]
+                values: dict[str, Any] = {}
+                if not humans:
+                    values["status"] = "abandoned"
+                if live.row.host_id == user["id"]:
+                    values["host_id"] = humans[0].user_id if humans else None
+                await self.tables.persist(live, seat_rows=seats, values=values)
+            elif live.running:
+                await self.moves.replace_by_bot(live, seat, "left")
+        self.tables.changed(live)
+        return live
+
+    async def add_bots(self, user: dict[str, Any], table_id: int, body: dict[str, Any]) -> LiveTable:
+        live = await self.tables.get(table_id)
+        level = body.get("level")
+        levels = bot_names(live.row.game)
+        if level not in bot_names():
+            raise ApiError(400, "bad_request", f"bot level must be one of: {', '.join(levels)}")
+        if level not in levels:
+            message = f"{level} bots do not play {live.row.game}; choose one of: {', '.join(levels)}"
+            raise ApiError(409, "conflict", message)
+        fill = body.get("fill", False)
+        if not isinstance(fill, bool):
+            raise ApiError(400, "bad_request", "fill must be true or false")
+        async with live.lock:
+            _require_host(live, user)
+            _require_open(live)
+            if level in STRONG_LEVELS:
+                self._check_strong_bot_quota(live, user)
+            seats = [replace(s) for s in live.row.seats]
+            if fill:
+                targets = [s.seat for s in seats if s.kind == "empty"]
+                if not targets:
+                    raise ApiError(409, "conflict", "every seat is taken")
+            else:
+                targets = [_empty_seat(live, body.get("seat"))]
+            for index in targets:
+                seats[index] = SeatRow(index, "bot", bot=level)
+            await self.tables.persist(live, seat_rows=seats)
+        self.tables.changed(live)
+        return live
+
+    async def remove_seat(self, user: dict[str, Any], table_id: int, seat: int) -> LiveTable:
+        live = await self.tables.get(table_id)
+        async with live.lock:
+            _require_host(live, user)
+            _require_open(live)
+            if not 0 <= seat < live.row.players:
+                raise ApiError(409, "conflict", f"this table has no seat {seat}")
+            if live.row.seats[seat].kind != "bot":
+                raise ApiError(409, "conflict", "only a bot's seat can be emptied; players leave by themselves")
+            seats = [replace(s) for s in live.row.seats]
+            seats[seat] = SeatRow(seat)
+            await self.tables.persist(live, seat_rows=seats)
+        self.tables.changed(live)
+        return live
+
+    async def start(self, user: dict[str, Any], table_id: int) -> LiveTable:
+        live = await self.tables.get(table_id)
+        async with live.lock:
+            _require_host(live, user)
+            _require_open(live)
+            empty = [s.seat for s in live.row.seats if s.kind == "empty"]
+            if empty:
+                raise ApiError(409, "conflict", f"seat {empty[0]} is empty; invite a player or add a bot")
+            row = live.row
+            state = get_game(row.game).new_game(row.players, row.options)
+            tracker = ChoiceTracker(row.players)
+            entries = draw_chance_steps(state, tracker, row.seed, 0)
+            deadlines = deadlines_after(row.clock, row.seats, row.deadlines, state, None, tracker)
+            notices = [new_notice("started", None, len(entries), {})]
+            values = {"status": "running", "started_at": now(), "seq": len(entries), "deadlines": deadlines}
+            await self.tables.persist(
+                live, values=values, first_seq=0, entries=entries, new_notices=notices, state=(state, tracker)
+            )
+        self.tables.changed(live)
+        return live
+
+    def _check_strong_bot_quota(self, live: LiveTable, user: dict[str, Any]) -> None:
+        """Searching bots cost a process's whole second per move: a few tables per user and per server."""
+        strong = [
+            t
+            for t in self.tables.values()
+            if t is not live
+            and t.row.status in LIVE
+            and any(s.kind == "bot" and s.bot in STRONG_LEVELS and s.replaced is None for s in t.row.seats)
+        ]
+        mine = sum(1 for t in strong if t.row.host_id == user["id"])
+        if mine >= self.limits.strong_bot_tables:
+            limit = self.limits.strong_bot_tables
+            raise ApiError(429, "quota", f"you already run {mine} tables with searching bots (at most {limit})")
+        if len(strong) >= self.limits.server_strong_bot_tables:
+            raise ApiError(429, "quota", "the server runs as many tables with searching bots as it can; try greedy")
+
+
+def _require_open(live: LiveTable) -> None:
+    if live.row.status != "open":
+        raise ApiError(409, "conflict", f"the table is {live.row.status}, not open")
+
+
+def _require_host(live: LiveTable, user: dict[str, Any]) -> None:
+    if live.row.host_id != user["id"]:
+        raise ApiError(403, "forbidden", "only the table's host may do that")
+
+
+def _empty_seat(live: LiveTable, seat: Any) -> int:
+    if seat is None:
+        for row in live.row.seats:
+            if row.kind == "empty":
+                return row.seat
+        raise ApiError(409, "conflict", "the table is full")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise ApiError(400, "bad_request", f"seat must be a number from 0 to {live.row.players - 1}")
+    if not 0 <= seat < live.row.players:
+        raise ApiError(409, "conflict", f"this table has no seat {seat}; seats go from 0 to {live.row.players - 1}")
+    if live.row.seats[seat].kind != "empty":
+        raise ApiError(409, "conflict", f"seat {seat} is taken")
+    return seat
