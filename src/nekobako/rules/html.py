@@ -39,7 +39,9 @@ def render_body(book: Rulebook) -> str:
     for token in tokens:  # tables scroll sideways on a phone instead of widening the page
         if token.type == "table_open":
             token.attrSet("class", "rules-table")
-    return md.renderer.render(tokens, md.options, {})
+    # pictures in <pre> scroll sideways on a phone: keyboard users reach them too (raw HTML is off,
+    # so a "<pre>" in the rules' text is escaped and never matches)
+    return md.renderer.render(tokens, md.options, {}).replace("<pre>", '<pre tabindex="0">')
 
 
 @cache

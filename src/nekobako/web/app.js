@@ -73,11 +73,11 @@ function renderNav() {
         type: "button",
         class: "lang-switch",
         id: "lang-switch",
-        "aria-label": t("lang.switchLabel"),
-        lang: lang === "ja" ? "en" : "ja",
         onclick: () => setLang(lang === "ja" ? "en" : "ja"),
       },
-      t("lang.switch"),
+      // the visible name (in the other language) begins the accessible name, as WCAG 2.5.3 asks
+      h("span", { lang: lang === "ja" ? "en" : "ja" }, t("lang.switch")),
+      h("span", { class: "sr-only" }, ` — ${t("lang.switchLabel")}`),
     ),
   );
   const skip = document.querySelector(".skip-link");

@@ -27,6 +27,15 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+// An SVG element (shapes that must not depend on fonts): attributes are set as given.
+const SVG_NS = "http://www.w3.org/2000/svg";
+export function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs))
+    if (value !== null && value !== undefined) el.setAttribute(key, value);
+  return append(el, children);
+}
+
 export function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;

@@ -41,6 +41,7 @@ const STRINGS = {
     "account.guestName": "Guest name",
     "account.rating": "Rating",
 
+    "lobby.heading": "Lobby",
     "lobby.title": "Tables",
     "lobby.empty": "No tables yet. Create one below.",
     "lobby.refresh": "Refresh",
@@ -361,6 +362,7 @@ const STRINGS = {
     "account.guestName": "ゲスト名",
     "account.rating": "レーティング",
 
+    "lobby.heading": "ロビー",
     "lobby.title": "テーブル",
     "lobby.empty": "テーブルはまだありません。下で作成できます。",
     "lobby.refresh": "更新",

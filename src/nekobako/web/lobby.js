@@ -18,7 +18,10 @@ export function mount(root) {
   const createBox = h("section", { class: "panel create", "aria-labelledby": "create-title" });
   const ratingsBox = h("section", { class: "panel ratings", "aria-labelledby": "ratings-title" });
   const gamesBox = h("section", { class: "panel games", "aria-labelledby": "games-title", "data-testid": "games" });
+  // the page's one <h1>, where the focus goes when the lobby opens (app.js)
+  const title = h("h1", { class: "page-title", tabindex: "-1" });
   root.append(
+    title,
     h(
       "div",
       { class: "lobby" },
@@ -505,6 +508,7 @@ export function mount(root) {
   }
 
   function renderAll() {
+    title.textContent = t("lobby.heading");
     renderGames();
     renderAccount();
     renderTables();

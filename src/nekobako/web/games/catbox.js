@@ -3,7 +3,7 @@
 // current trick with declared colours, and your hand. Controls come only from `legal`:
 // a hand card is offered when some legal action names its number; after choosing a card the
 // colours offered are those with a legal `play N colour` (also clickable on the board).
-import { h } from "../dom.js";
+import { h, svg } from "../dom.js";
 import { has, t } from "../i18n.js";
 import { breakdownTable, CHANCE, playerDot } from "./common.js";
 
@@ -19,6 +19,33 @@ export function scoreLabel() {
 export function colourName(colour) {
   return t(`catbox.colour.${colour}`);
 }
+
+// Each suit has a shape of its own, so no suit is told by its colour alone (issue 17): drawn as SVG
+// (no font needed), outlined so a light fill still shows on white. The suit's name is always said
+// in words next to it or in the element's accessible name; the shape itself is decoration.
+const SUIT_SHAPES = {
+  red: ["polygon", { points: "10,1 12.6,7.2 19.4,7.6 14.2,12 15.9,18.8 10,15 4.1,18.8 5.8,12 0.6,7.6 7.4,7.2" }],
+  blue: ["rect", { x: 3, y: 3, width: 14, height: 14 }],
+  yellow: ["polygon", { points: "10,1.5 19,18 1,18" }],
+  green: ["polygon", { points: "10,1 19,10 10,19 1,10" }],
+};
+
+export function suitMark(colour, extra = null) {
+  const [tag, attrs] = SUIT_SHAPES[colour] || ["circle", { cx: 10, cy: 10, r: 8 }];
+  return svg(
+    "svg",
+    {
+      class: ["suit-mark", `suit-${colour}`, extra].filter(Boolean).join(" "),
+      viewBox: "0 0 20 20",
+      "aria-hidden": "true",
+      focusable: "false",
+    },
+    svg(tag, attrs),
+  );
+}
+
+// Words only a screen reader reads (the suit of a card shown by fill and shape).
+const spoken = (text) => h("span", { class: "sr-only" }, text);
 
 // Event values worth translating (colour names inside the engine's messages).
 export function eventValue(key, value) {
@@ -102,7 +129,13 @@ function researchBoard(view, ctx, playsForChosen, act, board = view.board, title
     h(
       "tr",
       { class: `row-${colour}` },
-      h("th", { scope: "row", class: `suit suit-${colour}` }, colourName(colour), colour === "red" ? " ★" : ""),
+      h(
+        "th",
+        { scope: "row", class: `suit suit-${colour}` },
+        suitMark(colour),
+        colourName(colour),
+        colour === "red" ? " ★" : "",
+      ),
       layout.numbers[r].map((n, c) => {
         const cell = board[r][c];
         const play = legalCells.get(`${colour}:${n}`);
@@ -112,7 +145,7 @@ function researchBoard(view, ctx, playsForChosen, act, board = view.board, title
           content = "";
           label = t("catbox.cellEmpty", { colour: colourName(colour), n });
         } else if (cell === "observed" || cell === "blocker") {
-          content = h("span", { class: `token neutral ${cell}` }, "◆");
+          content = h("span", { class: `token neutral ${cell}` });
           label = t("catbox.cellOf", { colour: colourName(colour), n, who: t(`catbox.${cell}`) });
         } else {
           content = h(
@@ -122,7 +155,7 @@ function researchBoard(view, ctx, playsForChosen, act, board = view.board, title
           );
           label = t("catbox.cellOf", { colour: colourName(colour), n, who: ctx.names[cell] });
         }
-        const inner = [h("span", { class: "cell-number" }, n), content];
+        const inner = [h("span", { class: "cell-number" }, n), suitMark(colour, "cell-mark"), content];
         return h(
           "td",
           {
@@ -150,7 +183,7 @@ function researchBoard(view, ctx, playsForChosen, act, board = view.board, title
   );
   return h(
     "section",
-    { class: "research", "aria-label": t("catbox.board") },
+    { class: "research", "aria-label": title || t("catbox.board") },
     title
       ? h("h3", {}, title)
       : h("h2", {}, t("catbox.board"), h("span", { class: "muted small" }, ` · ${t(`catbox.side.${layout.side}`)}`)),
@@ -241,8 +274,10 @@ function trickCards(plays, ctx, winner, fresh) {
         },
         h(
           "span",
-          { class: `card declared suit-${card.colour}`, "aria-label": `${card.number} ${colourName(card.colour)}` },
+          { class: `card declared suit-${card.colour}`, "data-colour": card.colour },
           card.number,
+          suitMark(card.colour, "card-mark"),
+          spoken(` ${colourName(card.colour)}`),
         ),
         h(
           "span",
@@ -350,7 +385,8 @@ function players(view, ctx) {
                   ? t("catbox.covered", { colour: colourName(c) })
                   : t("catbox.void", { colour: colourName(c) }),
               },
-              xs[c] ? "" : "✕",
+              suitMark(c),
+              xs[c] ? null : h("span", { class: "void-cross", "aria-hidden": "true" }, "✕"),
             ),
           ),
         ),
@@ -523,6 +559,7 @@ function handArea(view, ctx, legal, chosen, playsForChosen, act) {
                 disabled: ctx.busy,
                 onclick: () => act(p.text),
               },
+              suitMark(p.colour),
               `${p.n} · ${colourName(p.colour)}`,
             ),
           ),

@@ -300,7 +300,7 @@ function playerBoard(view, ctx, seat, interactive, sel) {
     h("div", { class: "tiles", style: { "--n": view.tiles } }, tiles),
     h(
       "div",
-      { class: "dice-row", "aria-label": t("shutbox.dice") },
+      { class: "dice-row", role: "group", "aria-label": t("shutbox.dice") },
       dice.map((f) => dieFace(f, null, ctx.fresh && rolledNow(view, seat) ? "rolled" : null)),
       dice.length > 1 ? h("span", { class: "dice-total" }, `= ${dice.reduce((a, b) => a + b, 0)}`) : null,
     ),
