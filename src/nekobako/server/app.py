@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 
 from ..store import open_database
-from . import auth, lobby, openapi, pages, play
+from . import auth, chat, lobby, openapi, pages, play, players
 from .auth import Throttles
 from .errors import ApiError, api_error_handler, database_error_handler, http_error_handler
 from .guards import Guards
@@ -35,6 +35,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
         app.state.hub = hub
         app.state.settings = settings
         app.state.throttles = Throttles(settings.limits)
+        app.state.chat = chat.ChatRoom()
         await hub.startup()
         try:
             yield
@@ -43,7 +44,15 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
             engine.dispose()
 
     return Starlette(
-        routes=[*auth.routes, *lobby.routes, *openapi.routes, *play.routes, *pages.routes],
+        routes=[
+            *auth.routes,
+            *lobby.routes,
+            *openapi.routes,
+            *play.routes,
+            *chat.routes,
+            *players.routes,
+            *pages.routes,
+        ],
         exception_handlers={
             ApiError: api_error_handler,
             HTTPException: http_error_handler,

@@ -218,6 +218,81 @@ _RECORD = {
     },
 }
 
+_PLAYER_PAGE = {
+    "type": "object",
+    "required": ["user", "ratings", "win_rates", "recent"],
+    "properties": {
+        "user": _ref("User"),
+        "ratings": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "game": {"type": "string"},
+                    "rating": {"type": "number"},
+                    "games": {"type": "integer"},
+                    "start": {"type": ["number", "null"], "description": "the rating before the first rated game"},
+                    "history": {
+                        "type": "array",
+                        "description": "the rating after each rated game, oldest first",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "table": {"type": "integer"},
+                                "at": {"type": ["string", "null"]},
+                                "rating": {"type": "number"},
+                            },
+                        },
+                    },
+                },
+            },
+        },
+        "win_rates": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "game": {"type": "string"},
+                    "played": {"type": "integer"},
+                    "won": {"type": "integer"},
+                    "rate": {"type": "number"},
+                },
+            },
+        },
+        "recent": {
+            "type": "array",
+            "description": "newest first; `seats` has every seat's user or bot, place, won and score",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "table": {"type": "integer"},
+                    "game": {"type": "string"},
+                    "players": {"type": "integer"},
+                    "finished_at": {"type": ["string", "null"]},
+                    "seat": {"type": "integer"},
+                    "place": {"type": ["integer", "null"]},
+                    "won": {"type": ["boolean", "null"]},
+                    "seats": {"type": "array", "items": _OBJ},
+                },
+            },
+        },
+    },
+}
+
+_CHAT_MESSAGE = {
+    "type": "object",
+    "required": ["id", "channel", "user", "seat", "seq", "text", "at"],
+    "properties": {
+        "id": {"type": "integer"},
+        "channel": {"enum": ["players", "spectators"]},
+        "user": _ref("User"),
+        "seat": {"type": ["integer", "null"], "description": "the writer's seat (players' channel)"},
+        "seq": {"type": "integer", "description": "the table's seq when written: where a replay shows it"},
+        "text": {"type": "string", "description": "plain text: show it as text, never as HTML"},
+        "at": {"type": "string"},
+    },
+}
+
 SCHEMAS = {
     "User": _USER,
     "Seat": _SEAT,
@@ -230,6 +305,8 @@ SCHEMAS = {
     "NewTable": new_table_schema(),
     "Results": _RESULTS,
     "Record": _RECORD,
+    "PlayerPage": _PLAYER_PAGE,
+    "ChatMessage": _CHAT_MESSAGE,
 }
 
 _QUANTILES = ("p50", "p90", "p99", "max")
@@ -335,6 +412,35 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
             },
         },
     ),
+    (
+        "get",
+        "/api/tables/{table_id}/chat",
+        "Chat messages the asker may read: the players' channel, and the spectators' unless the asker "
+        "plays at a table that is not over",
+        None,
+        200,
+        {"type": "object", "properties": {"messages": {"type": "array", "items": _ref("ChatMessage")}}},
+    ),
+    (
+        "post",
+        "/api/tables/{table_id}/chat",
+        "Write in the table's chat (players' channel when seated, else spectators'); 429 over the rate limit",
+        {
+            "type": "object",
+            "required": ["text"],
+            "properties": {"text": {"type": "string", "minLength": 1, "maxLength": 500}},
+        },
+        201,
+        _ref("ChatMessage"),
+    ),
+    (
+        "get",
+        "/api/players/{name}",
+        "A player's page: ratings with their history, win rates, recent finished games",
+        None,
+        200,
+        _ref("PlayerPage"),
+    ),
     ("get", "/api/openapi.json", "This document", None, 200, _OBJ),
 ]
 
@@ -383,6 +489,8 @@ QUERY: dict[str, list[dict[str, Any]]] = {
 }
 
 
+_ID = {"type": "integer"}
+PATH_SCHEMAS: dict[str, Any] = {"name": {"type": "string", "minLength": 1, "maxLength": 100}}
 OPTIONAL_BODIES = {"/api/tables/{table_id}/join"}
 
 
@@ -419,7 +527,7 @@ def document() -> dict[str, Any]:
         if (method, path) == ("post", "/api/tables"):
             operation["responses"][str(status)]["links"] = TABLE_LINKS
         params = [p.strip("{}") for p in path.split("/") if p.startswith("{")]
-        parameters = [{"name": p, "in": "path", "required": True, "schema": {"type": "integer"}} for p in params]
+        parameters = [{"name": p, "in": "path", "required": True, "schema": PATH_SCHEMAS.get(p, _ID)} for p in params]
         parameters += QUERY.get(path, []) if method == "get" else []
         if parameters:
             operation["parameters"] = parameters

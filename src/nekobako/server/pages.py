@@ -1,5 +1,6 @@
-"""The browser client's files: `index.html` at `/` and `/replay/{id}` (the client routes itself),
-everything else under `/static/`. The client lives in `nekobako/web/` with no build step.
+"""The browser client's files: `index.html` at `/`, `/replay/{id}`, `/table/{id}` and
+`/player/{name}` (the client routes itself), everything else under `/static/`.
+The client lives in `nekobako/web/` with no build step.
 `/rules/{game}?lang=ja` is a game's rules as a page of its own (rendered once from the package's
 Markdown), opened by the Rules buttons at `#the-current-phase`."""
 
@@ -47,6 +48,7 @@ routes: list[BaseRoute] = [
     Route("/", index, methods=["GET"], include_in_schema=False),
     Route("/replay/{table_id:id}", index, methods=["GET"], include_in_schema=False),
     Route("/table/{table_id:id}", index, methods=["GET"], include_in_schema=False),
+    Route("/player/{name}", index, methods=["GET"], include_in_schema=False),
     Route("/rules/{game}", rules, methods=["GET"], include_in_schema=False),
     Mount("/static", app=StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
 ]

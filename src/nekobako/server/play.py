@@ -1,4 +1,5 @@
-"""The table WebSocket: `state` messages out, `action` / `sync` / `ping` in (docs/protocol.md).
+"""The table WebSocket: `state` and `chat` messages out, `action` / `chat` / `sync` / `ping` in
+(docs/protocol.md).
 
 Every frame from a client is treated as hostile until proven otherwise: binary frames, text that
 is not a JSON object, oversized text, unknown types and wrongly typed fields are refused with a
@@ -16,6 +17,7 @@ from urllib.parse import urlsplit
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import chat
 from .connections import Connection
 from .errors import ApiError, Refusal
 from .hub import Hub
@@ -54,6 +56,7 @@ async def table_socket(ws: WebSocket) -> None:
     live.connections.add(conn)
     conn.start()
     conn.push_state(force=True)
+    conn.push({"type": "chat_history", "messages": await chat.history(hub, live, user)})
     hub.presence_changed(live)
     try:
         while True:
@@ -102,8 +105,10 @@ async def _handle(hub: Hub, conn: Connection, message: Mapping[str, Any]) -> Non
         conn.push_state(force=True)
     elif kind == "action":
         await _action(hub, conn, data)
+    elif kind == "chat":
+        await _chat(hub, conn, data)
     else:
-        _refuse(conn, "malformed", f"unknown message type {kind!r}; types: action, sync, ping")
+        _refuse(conn, "malformed", f"unknown message type {kind!r}; types: action, chat, sync, ping")
 
 
 async def _action(hub: Hub, conn: Connection, data: dict[str, Any]) -> None:
@@ -123,6 +128,18 @@ async def _action(hub: Hub, conn: Connection, data: dict[str, Any]) -> None:
         await hub.moves.submit(conn.table, seat, seq, action)
     except Refusal as refusal:
         _refuse(conn, refusal.code, refusal.reason, **echo)
+
+
+async def _chat(hub: Hub, conn: Connection, data: dict[str, Any]) -> None:
+    if conn.user is None:
+        _refuse(
+            conn, "chat_anonymous", "log in or play as a guest to chat / チャットにはログインかゲスト参加が必要です"
+        )
+        return
+    try:
+        await conn.ws.app.state.chat.post(hub, conn.table, conn.user, data.get("text"))
+    except Refusal as refusal:
+        _refuse(conn, refusal.code, refusal.reason)
 
 
 routes = [WebSocketRoute("/ws/tables/{table_id:id}", table_socket)]

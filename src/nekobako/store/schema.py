@@ -113,3 +113,43 @@ rating_changes = Table(
     Column("before", Float, nullable=False),
     Column("after", Float, nullable=False),
 )
+
+# -- issue 13: results per seat, chat, rematch offers (additive tables; `create_all` makes them) --
+
+seat_results = Table(
+    "seat_results",
+    metadata,
+    # one row per seat of a finished table: what player pages and win rates read, written when the
+    # game ends (or filled in from the record the first time a page needs it)
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=True, index=True),
+    Column("place", Integer, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("score", Float, nullable=False),
+)
+
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("channel", String(16), nullable=False),  # players | spectators
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=True),  # the writer's seat (players' channel)
+    Column("seq", Integer, nullable=False),  # the table's seq when it was written: its place in a replay
+    Column("text", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+rematch_offers = Table(
+    "rematch_offers",
+    metadata,
+    # one offer per finished table: who was asked, who accepted, and the new table once all did
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("offered_by", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("accepted", JSON, nullable=False),  # user ids, in the order they accepted
+    Column("declined_by", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=True),
+    Column("new_table_id", Integer, ForeignKey("game_tables.id", ondelete="SET NULL"), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)

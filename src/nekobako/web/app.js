@@ -3,6 +3,7 @@
 //   /#/table/ID         a table: seats before the start, the game while it runs, results after
 //   /table/ID           the same table page (a link that can be shared)
 //   /replay/ID          the replay of a finished table
+//   /player/NAME        a player's page: ratings with their history, win rates, recent games
 import * as api from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { onLangChange, setLang, t, lang } from "./i18n.js";
@@ -15,6 +16,8 @@ let unmount = null;
 function route() {
   const replay = location.pathname.match(/^\/replay\/(\d+)\/?$/);
   if (replay) return { page: "replay", id: Number(replay[1]) };
+  const player = location.pathname.match(/^\/player\/([^/]+)\/?$/);
+  if (player) return { page: "player", name: decodeURIComponent(player[1]) };
   const table = location.hash.match(/^#\/table\/(\d+)/) || location.pathname.match(/^\/table\/(\d+)\/?$/);
   if (table) return { page: "table", id: Number(table[1]) };
   return { page: "lobby" };

@@ -5,7 +5,7 @@ import { h, replaceKeepingFocus, toast } from "./dom.js";
 import { onLangChange, pick, t } from "./i18n.js";
 import { currentUser, onUserChange, setUser } from "./session.js";
 import { rulesButton } from "./rules.js";
-import { optionLabel, optionName, seatsSummary, statusLabel } from "./tables.js";
+import { optionLabel, optionName, playerLink, seatsSummary, statusLabel } from "./tables.js";
 
 const POLL_MS = 3000;
 const FINISHED_SHOWN = 10;
@@ -495,7 +495,8 @@ export function mount(root) {
                       h(
                         "li",
                         {},
-                        `${r.user.name} — ${Math.round(r.rating)} `,
+                        playerLink(r.user.name),
+                        ` — ${Math.round(r.rating)} `,
                         h("span", { class: "muted small" }, t("lobby.games", { n: r.games })),
                       ),
                     ),

@@ -12,6 +12,7 @@ import { logPanel } from "./log.js";
 import { roundSummary, scoreTable } from "./table.js";
 import { seatNames } from "./tables.js";
 import { buildLog } from "./words.js";
+import { chatList } from "./chat.js";
 
 const PLAY_MS = 700;
 const ROUND_END = new Set(["round_scored", "gem_lost", "game_over"]);
@@ -34,6 +35,7 @@ export function mount(root, { id }) {
     playing: null,
     stepsAvailable: true,
     error: null,
+    chat: [], // the table's chat, both channels; each message shows from the step it was written at
   };
   const header = h("header", { class: "table-header" });
   const bar = h("div", { class: "replay-bar", role: "toolbar", "aria-label": t("replay.move") });
@@ -220,6 +222,8 @@ export function mount(root, { id }) {
       log.length ? logPanel(log, { current: page.step - 1, previous: null }) : null,
       h("h2", {}, t("replay.move")),
       h("ol", { class: "move-list", "data-testid": "move-list" }, items),
+      h("h2", {}, t("chat.title")),
+      chatList(page.chat.filter((m) => m.seq <= page.step)),
     );
     // keep the current move in sight inside the list (without scrolling the page)
     const list = side.querySelector(".move-list");
@@ -259,6 +263,7 @@ export function mount(root, { id }) {
       page.module = await loadGame(page.table.game);
       page.info = await api.gameInfo(page.table.game).catch(() => null);
       page.record = await api.record(id);
+      page.chat = await api.chat(id).catch(() => []);
       await go(total());
     } catch (err) {
       page.error = err.status === 409 ? t("replay.unavailable") : t("app.error", { message: err.message });

@@ -10,6 +10,7 @@ import { seatName, seatNames, statusLabel } from "./tables.js";
 import { logPanel } from "./log.js";
 import { byOther, initialState, reduce } from "./table_state.js";
 import { buildLog, describeMessage } from "./words.js";
+import { ChatBox } from "./chat.js";
 import { TableSocket } from "./ws.js";
 
 const SEND_TIMEOUT_MS = 8000;
@@ -50,6 +51,14 @@ export function mount(root, { id }) {
     h("div", { class: "table-body" }, board, side),
   );
   root.append(layout);
+  const chatBox = new ChatBox((text) => {
+    if (!socket.chat(text)) {
+      toast(t("app.offline"), "error");
+      return false;
+    }
+    return true;
+  });
+  layout.append(chatBox.el);
 
   // ---------------------------------------------------------------- socket
   const socket = new TableSocket(id, {
@@ -57,7 +66,17 @@ export function mount(root, { id }) {
       page.queue.push(msg);
       pump();
     },
+    chat(msg) {
+      chatBox.add(msg.message);
+    },
+    chat_history(msg) {
+      chatBox.setMessages(msg.messages);
+    },
     refused(msg) {
+      if (msg.code?.startsWith("chat_")) {
+        toast(msg.reason, "error");
+        return;
+      }
       dispatch({ type: "refused" });
       toast(t("table.rejected", { reason: msg.reason }), "error");
       if (msg.code === "stale" || msg.code === "not_your_turn") socket.sync(); // our picture was old
@@ -115,7 +134,15 @@ export function mount(root, { id }) {
     dispatch({ type: "state", msg, now: Date.now() / 1000 });
     if (!page.info) page.info = await api.gameInfo(msg.table.game).catch(() => null);
     if (!page.module) page.module = await loadGame(msg.table.game);
+    const user = currentUser();
+    const seated = user && msg.table.seats.some((s) => s.user && s.user.id === user.id);
+    chatBox.setWriter(Boolean(user), seated ? "players" : "spectators");
     if (msg.view?.over && !state.results) {
+      // the spectators' channel opens to everyone once the game is over
+      api
+        .chat(id)
+        .then((messages) => chatBox.setMessages(messages))
+        .catch(() => {});
       api
         .results(id)
         .then((results) => {
@@ -424,6 +451,7 @@ export function mount(root, { id }) {
     renderResults();
     renderBoard();
     renderSide();
+    chatBox.render();
   }
 
   const tick = setInterval(renderClock, 1000);

@@ -17,6 +17,18 @@ export function seatName(table, seat) {
   return s.user ? s.user.name : t("table.seat", { n: seat });
 }
 
+// A person's name as a link to their page (/player/NAME).
+export function playerLink(name) {
+  return h("a", { class: "player-link", href: `/player/${encodeURIComponent(name)}` }, name);
+}
+
+// A seat's name as seatName says it, linked to the player's page when a person sits there.
+export function seatLabel(table, seat) {
+  const s = table?.seats ? table.seats[seat] : null;
+  const text = seatName(table, seat);
+  return s?.user && !s.replaced ? playerLink(s.user.name) : text;
+}
+
 export function seatNames(table, count) {
   const n = count ?? (table?.seats ? table.seats.length : 0);
   const out = [];
@@ -30,7 +42,7 @@ export function seatsSummary(table, user) {
       "span",
       { class: ["seat-chip", `kind-${s.kind}`, table.you === i ? "me" : null] },
       h("span", { class: "pc-dot", style: { "--pc": `var(--p${i})` } }),
-      seatName(table, i),
+      seatLabel(table, i),
       table.you === i && user ? ` (${t("lobby.you")})` : "",
     ),
   );

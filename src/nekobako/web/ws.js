@@ -3,7 +3,7 @@
 // a dropped network resumes exactly where the game is.
 
 export class TableSocket {
-  // handlers: {state(msg), refused(msg), status(connected: bool)}
+  // handlers: {state(msg), refused(msg), chat(msg), chat_history(msg), status(connected: bool)}
   constructor(tableId, handlers) {
     this.tableId = tableId;
     this.handlers = handlers;
@@ -42,6 +42,8 @@ export class TableSocket {
         this.handlers.state?.(msg);
       } else if (msg.type === "refused") {
         this.handlers.refused?.(msg);
+      } else if (msg.type === "chat" || msg.type === "chat_history") {
+        this.handlers[msg.type]?.(msg);
       }
     });
     socket.addEventListener("close", (event) => {
@@ -65,6 +67,10 @@ export class TableSocket {
   // Play `action` (canonical notation taken from `legal`) answering the last state seen.
   act(action) {
     return this.sendRaw({ type: "action", seq: this.seq, action });
+  }
+
+  chat(text) {
+    return this.sendRaw({ type: "chat", text });
   }
 
   sync() {

@@ -1,0 +1,138 @@
+"""Table chat: the players' channel and the spectators' own, stored with the game (`store/chat.py`)
+and shown in its replay.
+
+Rules, all here:
+* Anyone seated at the table (a bot playing for them included) writes in `players`; everyone
+  else who is logged in writes in `spectators`. Anonymous watchers read but do not write.
+* Everyone reads `players`. `spectators` is read by spectators only while the game is not over
+  (players are not coached from the gallery); after the end, and in the replay, everyone reads both.
+* A message is 1 to `MAX_CHARS` characters of text after trimming; control characters become
+  spaces; a person writes at most `RATE[0]` messages per `RATE[1]` seconds at one table.
+  The client shows the text as text (never as HTML).
+
+A message is sent to this process's sockets (`{"type": "chat"}`); with several processes, the
+table's notification channel carries it to the others.
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+import unicodedata
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from ..store import chat
+from ..store.chat import Channel
+from .errors import ApiError, Refusal
+from .requests import current_user, json_body, path_int, require_user
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .live import LiveTable
+
+MAX_CHARS = 500
+RATE = (5, 10.0)  # messages, seconds
+
+
+def channel_of(live: LiveTable, user: dict[str, Any]) -> Channel:
+    return "players" if any(s.user_id == user["id"] for s in live.row.seats) else "spectators"
+
+
+def readable(live: LiveTable, user: dict[str, Any] | None) -> tuple[Channel, ...]:
+    """The channels `user` (None: an anonymous watcher) may read at this table now."""
+    if live.row.status in ("finished", "abandoned"):
+        return ("players", "spectators")
+    if user is not None and channel_of(live, user) == "players":
+        return ("players",)
+    return ("players", "spectators")
+
+
+def clean_text(raw: Any) -> str:
+    """The message as stored, or `Refusal` saying what is wrong with it."""
+    if not isinstance(raw, str):
+        raise Refusal("chat_invalid", "'text' must be the message as text / メッセージは文字列で送ってください")
+    text = "".join(" " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in raw)
+    text = " ".join(text.split())
+    if not text:
+        raise Refusal("chat_invalid", "the message is empty / メッセージが空です")
+    if len(text) > MAX_CHARS:
+        raise Refusal(
+            "chat_invalid",
+            f"a message has at most {MAX_CHARS} characters, not {len(text)} / "
+            f"メッセージは{MAX_CHARS}文字までです（{len(text)}文字）",
+        )
+    return text
+
+
+class ChatRoom:
+    """Rate limits per (table, user), kept by this process."""
+
+    def __init__(self) -> None:
+        self.sent: dict[tuple[int, int], collections.deque[float]] = {}
+
+    def check_rate(self, table_id: int, user_id: int) -> None:
+        count, window = RATE
+        stamp = time.monotonic()
+        times = self.sent.setdefault((table_id, user_id), collections.deque())
+        while times and times[0] <= stamp - window:
+            times.popleft()
+        if len(times) >= count:
+            wait = int(times[0] + window - stamp) + 1
+            raise Refusal(
+                "chat_rate",
+                f"at most {count} messages in {window:.0f} seconds; wait {wait} s / "
+                f"{window:.0f}秒に{count}件までです。{wait}秒待ってください",
+            )
+        times.append(stamp)
+        if len(self.sent) > 10_000:  # forget idle tables now and then
+            self.sent = {k: v for k, v in self.sent.items() if v and v[-1] > stamp - window}
+
+    async def post(self, hub: Hub, live: LiveTable, user: dict[str, Any], raw: Any) -> dict[str, Any]:
+        """Store and send one message; raises `Refusal` (nothing stored) when it is refused."""
+        text = clean_text(raw)
+        self.check_rate(live.id, user["id"])
+        channel = channel_of(live, user)
+        seat = next((s.seat for s in live.row.seats if s.user_id == user["id"]), None)
+        message = await hub.db(
+            chat.add_message,
+            table_id=live.id,
+            channel=channel,
+            user=user,
+            seat=seat,
+            seq=live.row.seq,
+            text=text,
+        )
+        for conn in list(live.connections):
+            if channel in readable(live, conn.user):
+                conn.push({"type": "chat", "message": message})
+        return message
+
+
+async def history(hub: Hub, live: LiveTable, user: dict[str, Any] | None) -> list[dict[str, Any]]:
+    return await hub.db(chat.messages, live.id, readable(live, user))
+
+
+def _hub(request: Request) -> Hub:
+    return request.app.state.hub
+
+
+async def table_chat(request: Request) -> JSONResponse:
+    """GET: the messages the asker may read; POST {text}: write one (as over the WebSocket)."""
+    hub = _hub(request)
+    live = await hub.get(path_int(request, "table_id"))
+    if request.method == "GET":
+        return JSONResponse({"messages": await history(hub, live, await current_user(request))})
+    user = await require_user(request)
+    body = await json_body(request)
+    try:
+        message = await request.app.state.chat.post(hub, live, user, body.get("text"))
+    except Refusal as refusal:
+        raise ApiError(429 if refusal.code == "chat_rate" else 400, refusal.code, refusal.reason) from None
+    return JSONResponse(message, status_code=201)
+
+
+routes = [Route("/api/tables/{table_id:id}/chat", table_chat, methods=["GET", "POST"])]

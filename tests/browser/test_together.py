@@ -1,0 +1,167 @@
+"""Playing together (issue 13), each person in their own browser context: player pages with a
+rating chart, chat seen by the other player and in the replay, rematch, the lobby's filters and
+deck presets, clocks that cost one turn only."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from browser_ui import wait_until
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def sign_up(page, name: str) -> None:
+    page.goto("/")
+    page.fill("#acc-name", name)
+    page.fill("#acc-password", "correct horse battery")
+    page.click("[data-testid=login-form] button[value=signup]")
+    page.wait_for_selector("[data-testid=whoami]")
+
+
+def http_of(page, server) -> httpx.Client:
+    """An HTTP client holding the page's session cookie: the same person, outside the browser."""
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "nekobako_session")
+    return httpx.Client(base_url=server.url, timeout=15, cookies={"nekobako_session": token})
+
+
+def play_out_as(server, pages, table_id: int, seed: int = 1) -> None:
+    """Every page's person plays random legal moves over their own WebSocket until the game ends."""
+    rng = random.Random(seed)
+    socks = []
+    for page in pages:
+        token = next(c["value"] for c in page.context.cookies() if c["name"] == "nekobako_session")
+        url = f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}"
+        socks.append(connect(url, additional_headers={"Cookie": f"nekobako_session={token}"}, legacy=True))
+    answered = [-1] * len(socks)
+    try:
+        over = False
+        while not over:
+            for i, ws in enumerate(socks):
+                try:
+                    msg = json.loads(ws.recv(timeout=0.05))
+                except TimeoutError:
+                    continue
+                if msg["type"] != "state" or msg["view"] is None:
+                    continue
+                if msg["view"]["over"]:
+                    over = True
+                    break
+                if msg["view"]["legal"] and msg["seq"] != answered[i]:
+                    answered[i] = msg["seq"]
+                    action = rng.choice(msg["view"]["legal"])
+                    ws.send(json.dumps({"type": "action", "seq": msg["seq"], "action": action}))
+    finally:
+        for ws in socks:
+            ws.close()
+
+
+def started_table(server, host, guest, game: str = "shutbox", seats: int = 2, **body) -> int:
+    """A table `host` created and `guest` joined, started; its id."""
+    host_http, guest_http = http_of(host, server), http_of(guest, server)
+    created = host_http.post("/api/tables", json={"game": game, "seats": seats, **body})
+    assert created.status_code == 201, created.text
+    table_id = created.json()["id"]
+    assert guest_http.post(f"/api/tables/{table_id}/join").status_code == 200
+    assert host_http.post(f"/api/tables/{table_id}/start").status_code == 200
+    return table_id
+
+
+def test_a_player_page_with_a_rating_chart(new_page, server, screenshot):
+    alice, bob = new_page(), new_page()
+    sign_up(alice, "Aiko")
+    sign_up(bob, "Bruno")
+    for seed in (1, 2):
+        play_out_as(server, [alice, bob], started_table(server, alice, bob), seed)
+
+    bob.goto("/player/Aiko")
+    bob.wait_for_selector("[data-testid=rating-chart]")
+    assert bob.inner_text("[data-testid=player-name]") == "Aiko"
+    chart = bob.locator(".rating-game[data-game=shutbox] [data-testid=rating-chart]")
+    assert chart.get_attribute("data-points") == "3"  # the start and two rated games
+    assert chart.locator("circle").count() == 3
+    assert "1500" in chart.get_attribute("aria-label")
+    assert bob.locator("[data-testid=win-rates] tr[data-game=shutbox] td").first.inner_text() == "2"
+    games = bob.locator("[data-testid=recent-games] li")
+    assert games.count() == 2
+    screenshot(bob, "player-page")
+
+    # names link to player pages: from Aiko's recent game to Bruno's page, and its replay link
+    games.first.locator("a.player-link", has_text="Bruno").click()
+    bob.wait_for_url("**/player/Bruno")
+    bob.wait_for_selector("[data-testid=rating-chart]")
+    assert bob.inner_text("[data-testid=player-name]") == "Bruno"
+    href = bob.locator("[data-testid=recent-games] li").first.locator("a", has_text="Replay").get_attribute("href")
+    assert href.startswith("/replay/")
+
+    # the lobby's rating list links there too; an unknown name says so
+    alice.goto("/")
+    alice.wait_for_selector(".rating-list a.player-link")
+    alice.click(".rating-list a.player-link:has-text('Bruno')")
+    alice.wait_for_url("**/player/Bruno")
+    alice.wait_for_selector("[data-testid=rating-chart]")
+    alice.goto("/player/Nobody%20here")
+    wait_until(alice, "() => document.querySelector('.player-page .error') !== null")
+    assert "Nobody here" in alice.inner_text(".player-page .error")
+
+
+def enter_guest(page, name: str) -> None:
+    page.goto("/")
+    page.fill("#guest-name", name)
+    page.click("[data-testid=guest-form] button[type=submit]")
+    page.wait_for_selector("[data-testid=whoami]")
+
+
+def test_a_chat_message_reaches_the_other_player_and_the_replay(new_page, server, screenshot):
+    alice, bob, carol = new_page(), new_page(), new_page()
+    for page, name in ((alice, "Alice"), (bob, "Bob"), (carol, "Carol")):
+        enter_guest(page, name)
+    table_id = started_table(server, alice, bob)
+    for page in (alice, bob, carol):
+        page.goto(f"/table/{table_id}")
+        page.wait_for_selector("[data-testid=chat-input]")
+    assert alice.inner_text("label[for=chat-input]") == "Message to the table"
+    assert carol.inner_text("label[for=chat-input]") == "Message to the other spectators"
+
+    alice.fill("[data-testid=chat-input]", "good luck <b>Bob</b>")
+    alice.press("[data-testid=chat-input]", "Enter")
+    for page in (bob, carol):
+        page.wait_for_selector("[data-testid=chat-log] .chat-text")
+        assert page.inner_text("[data-testid=chat-log] .chat-text") == "good luck <b>Bob</b>"  # text, not HTML
+        assert page.locator("[data-testid=chat-log] b").count() == 0
+    assert alice.input_value("[data-testid=chat-input]") == ""
+
+    carol.fill("[data-testid=chat-input]", "go Bob")
+    carol.click("[data-testid=chat] button[type=submit]")
+    carol.wait_for_selector(".chat-spectators")
+    bob.fill("[data-testid=chat-input]", "thanks")
+    bob.press("[data-testid=chat-input]", "Enter")
+    alice.wait_for_selector(".chat-message:has-text('thanks')")
+    assert alice.locator(".chat-spectators").count() == 0  # players do not read the gallery
+    screenshot(bob, "table-chat")
+
+    play_out_as(server, [alice, bob], table_id)
+    bob.wait_for_selector("[data-testid=results]:not([hidden])")
+    bob.wait_for_selector(".chat-spectators")  # after the end, both channels
+
+    alice.goto(f"/replay/{table_id}")
+    alice.wait_for_selector("[data-testid=replay-position]")
+    log = alice.locator(".side [data-testid=chat-log]")
+    wait_until(alice, "() => document.querySelectorAll('.side .chat-message').length === 3")
+    assert [log.locator(".chat-text").nth(i).inner_text() for i in range(3)] == [
+        "good luck <b>Bob</b>",
+        "go Bob",
+        "thanks",
+    ]
+    alice.click("[data-key=first]")  # at the start, only what was written before the first move
+    wait_until(alice, "() => document.querySelectorAll('.side .chat-message').length === 0")
+    assert "No messages yet" in alice.inner_text(".side [data-testid=chat-log]")
