@@ -123,7 +123,7 @@ def _hub(request: Request) -> Hub:
 async def table_chat(request: Request) -> JSONResponse:
     """GET: the messages the asker may read; POST {text}: write one (as over the WebSocket)."""
     hub = _hub(request)
-    live = await hub.get(path_int(request, "table_id"))
+    live = await hub.tables.get(path_int(request, "table_id"))
     if request.method == "GET":
         return JSONResponse({"messages": await history(hub, live, await current_user(request))})
     user = await require_user(request)

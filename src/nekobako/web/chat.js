@@ -24,9 +24,9 @@ function line(m) {
 // A list of messages (the replay shows the ones written up to the step shown).
 export function chatList(messages) {
   return h(
-    "ol",
+    "div",
     { class: "chat-log", role: "log", "aria-live": "polite", "data-testid": "chat-log" },
-    messages.length ? messages.map(line) : h("li", { class: "muted" }, t("chat.none")),
+    messages.length ? h("ol", { class: "chat-lines" }, messages.map(line)) : h("p", { class: "muted" }, t("chat.none")),
   );
 }
 

@@ -104,6 +104,7 @@ export function mount(root, { id }) {
   // No such table: say so everywhere on the page (not "connecting…" forever).
   function showNotFound() {
     dispatch({ type: "notFound" });
+    chatBox.el.hidden = true;
     replaceKeepingFocus(board, h("p", { class: "error" }, t("app.notFound")), h("a", { href: "/" }, t("app.back")));
     replaceKeepingFocus(header, h("h1", {}, t("lobby.tableN", { id })));
     replaceKeepingFocus(status, t("app.notFound"));
