@@ -2,21 +2,20 @@
 writer task, so a slow client never holds up the table and messages keep their order.
 
 A `state` message is built when it is sent, from the table as it is then; it carries the
-events and notices this connection has not been sent yet.
+events and notices this connection has not been sent yet. Connections that would be sent the
+same text share one encoding (`messages.state_text`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .clock import decision_seconds
+from .messages import encode, state_text
 
 if TYPE_CHECKING:
     from .live import LiveTable
@@ -88,8 +87,9 @@ class Connection:
                     self.state_queued = False
                     if item is _STATE and self.sent_version == self.table.version:
                         continue
-                    item = self.state_message()
-                await self.ws.send_text(json.dumps(item, ensure_ascii=False, separators=(",", ":")))
+                    await self.ws.send_text(self.state_message())
+                    continue
+                await self.ws.send_text(encode(item))
         except (OSError, RuntimeError, WebSocketDisconnect):  # uvicorn's ClientDisconnected is an OSError
             return  # the socket went away; the reader notices and unregisters us
         except Exception:
@@ -98,34 +98,10 @@ class Connection:
             with contextlib.suppress(Exception):
                 await self.ws.close(code=1011, reason="internal error")
 
-    def state_message(self) -> dict[str, Any]:
+    def state_message(self) -> str:
+        """The encoded `state` message this connection is due now."""
         table = self.table
-        seat = self.seat
-        state = table.state
-        view = state.view(seat) if state is not None and table.row.status in ("running", "finished") else None
-        events = view["events"] if view is not None else []
-        detail = table.detail(self.user)
-        notices = detail["notices"]
-        message = {
-            "type": "state",
-            "seq": table.row.seq,
-            "seat": seat,
-            "view": view,
-            "events": events[self.sent_events :],
-            "event_index": self.sent_events,
-            "notices": notices[self.sent_notices :],
-            "clock": clock_json(table),
-            "table": detail,
-        }
-        self.sent_events = len(events)
-        self.sent_notices = len(notices)
-        self.sent_version = table.version
-        return message
-
-
-def clock_json(table: LiveTable) -> dict[str, Any]:
-    clock = dict(table.row.clock)
-    running = decision_seconds(clock) is not None and table.running
-    clock["deadlines"] = dict(table.row.deadlines) if running else {}
-    clock["now"] = time.time()
-    return clock
+        version = table.version
+        text, self.sent_events, self.sent_notices = state_text(table, self.seat, self.sent_events, self.sent_notices)
+        self.sent_version = version
+        return text

@@ -17,6 +17,7 @@ from ..engine import CHANCE, Record, State, format_entry, get_game, parse_entry
 from ..store.database import iso
 from ..store.games import NoticeKind, NoticeRow, SeatRow, TableRow
 from .choices import ChoiceTracker
+from .messages import Shared
 from .notices import notice_json
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ class LiveTable:
     clock_task: asyncio.Task[None] | None = None
     clock_wake: asyncio.Event = field(default_factory=asyncio.Event)  # set on every change
     uncertain: bool = False  # a commit failed without telling whether it was stored: reload first
+    shared: Shared = field(default_factory=Shared)  # messages built once per version for all viewers
 
     @property
     def id(self) -> int:

@@ -1,0 +1,96 @@
+"""`state` messages, built and encoded once per table version and per kind of viewer.
+
+Every connection at the same seat (every spectator, too) that has been sent the same events and
+notices gets the same text, so the view, the table detail and the JSON encoding are computed once
+per change for all of them, not once per connection. A different message format (a delta against
+what a viewer already has) adds its own key: anything that decides the text belongs in the key.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any
+
+from .clock import decision_seconds
+
+if TYPE_CHECKING:
+    from .live import LiveTable
+
+
+def encode(message: Any) -> str:
+    """Compact JSON, non-ASCII as is (Japanese names stay readable and short)."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+class Shared:
+    """What one version of a table looks like to its viewers: parts (a seat's view, the detail)
+    and finished texts, dropped as soon as the table changes."""
+
+    def __init__(self) -> None:
+        self.version = -1
+        self.parts: dict[Hashable, Any] = {}
+        self.texts: dict[Hashable, str] = {}
+
+    def _at(self, version: int) -> None:
+        if version != self.version:
+            self.version = version
+            self.parts.clear()
+            self.texts.clear()
+
+    def part(self, version: int, key: Hashable, build: Callable[[], Any]) -> Any:
+        """A value computed once per version (do not mutate it: others share it)."""
+        self._at(version)
+        if key not in self.parts:
+            self.parts[key] = build()
+        return self.parts[key]
+
+    def text(self, version: int, key: Hashable, build: Callable[[], Any]) -> str:
+        """A message encoded once per version and key."""
+        self._at(version)
+        text = self.texts.get(key)
+        if text is None:
+            text = self.texts[key] = encode(build())
+        return text
+
+
+def state_text(table: LiveTable, seat: int | None, sent_events: int, sent_notices: int) -> tuple[str, int, int]:
+    """The `state` message for a viewer at `seat` (None: a spectator) who has been sent
+    `sent_events` events and `sent_notices` notices; returns it with the new counts."""
+    shared, version = table.shared, table.version
+    view = shared.part(version, ("view", seat), lambda: _view(table, seat))
+    detail = shared.part(version, "detail", lambda: table.detail(None))
+    events = view["events"] if view is not None else []
+    notices = detail["notices"]
+
+    def build() -> dict[str, Any]:
+        return {
+            "type": "state",
+            "seq": table.row.seq,
+            "seat": seat,
+            "view": view,
+            "events": events[sent_events:],
+            "event_index": sent_events,
+            "notices": notices[sent_notices:],
+            "table": {**detail, "you": seat},
+        }
+
+    body = shared.text(version, ("state", seat, sent_events, sent_notices), build)
+    # the clock carries the server's time of sending, so it is spliced in fresh every time
+    return f'{body[:-1]},"clock":{encode(clock_json(table))}}}', len(events), len(notices)
+
+
+def _view(table: LiveTable, seat: int | None) -> dict[str, Any] | None:
+    state = table.state
+    if state is None or table.row.status not in ("running", "finished"):
+        return None
+    return state.view(seat)
+
+
+def clock_json(table: LiveTable) -> dict[str, Any]:
+    clock = dict(table.row.clock)
+    running = decision_seconds(clock) is not None and table.running
+    clock["deadlines"] = dict(table.row.deadlines) if running else {}
+    clock["now"] = time.time()
+    return clock
