@@ -9,6 +9,7 @@ from itertools import combinations
 from nekobako.bots import make_bot
 from nekobako.bots.optimal import solo_game_shut_probability, target_penalty, turn_end_distribution, turn_values
 from nekobako.engine import CHANCE, get_game
+from nekobako.games.shutbox import GAME
 from nekobako.games.shutbox.solver import solve
 
 TWO = [(a + b, 1 / 36) for a in range(1, 7) for b in range(1, 7)]
@@ -69,7 +70,7 @@ def test_solo_plays_the_solvers_shut_policy(position) -> None:
     for _ in range(150):
         state, seat = position("shutbox", 1, rng)
         view, legal = state.view(seat), state.legal_actions(seat)
-        assert target_penalty(view) is None
+        assert target_penalty(GAME.read_view(view)) is None
         action = bot.choose(view, legal, random.Random(0))
         board = view["boards"][seat]
         expected = solution.best_action(board, view["dice"][seat] if str(legal[0]).startswith("shut") else None)
@@ -85,7 +86,7 @@ def test_multiplayer_chases_the_best_known_penalty(position) -> None:
     while checked < 150:
         state, seat = position("shutbox", 2, rng)
         view, legal = state.view(seat), state.legal_actions(seat)
-        target = target_penalty(view)
+        target = target_penalty(GAME.read_view(view))
         if target is None or len(legal) < 2:
             continue
         checked += 1

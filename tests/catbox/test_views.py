@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 
-from nekobako.engine import replay
+import pytest
+
+from nekobako.engine import random_step, replay
 from nekobako.games.catbox import GAME
+from nekobako.games.catbox.board import unpack
+from nekobako.games.catbox.view import CatboxView
 
 TWO_PLAYER = {
     "game": "catbox",
@@ -193,3 +198,28 @@ def test_nothing_hidden_reaches_a_view_through_the_summaries():
     state = played(ROUND)
     view = state.view(0)
     assert "hidden" not in json.dumps(view["last_round"]) and "hands" not in view["last_round"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_typed_view_holds_what_the_state_holds(players):
+    """`GAME.read_view` (what determinize and the greedy bot read) against the state's own fields."""
+    rng = random.Random(players)
+    for _ in range(3):
+        state = GAME.new_game(players)
+        while not state.is_over():
+            for seat in [None, *range(players)]:
+                seen = GAME.read_view(state.view(seat))
+                assert isinstance(seen, CatboxView)
+                assert (seen.phase, seen.round, seen.start_player) == (state.phase, state.round, state.start)
+                assert list(seen.xs) == state.xs and list(seen.trick) == state.trick
+                assert all(seen.covered(s, c) == bool(state.xs[s] >> c & 1) for s in range(players) for c in range(4))
+                assert [p or 0 for p in seen.predictions] == state.predictions and list(seen.tricks) == state.tricks
+                assert seen.hand_counts == tuple(len(unpack(h)) for h in state.hands)
+                assert seen.revealed == tuple(state.revealed) and seen.red_broken == state.red_broken
+                assert seen.numbers == tuple(map(tuple, state.table.layout))
+                if seat is None:
+                    assert seen.hand == () and seen.discard is None
+                else:
+                    assert list(seen.hand) == unpack(state.hands[seat])
+                    assert (seen.discard or 0) == state.discards[seat]
+            random_step(state, rng)

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
+
+import pytest
 
 import scenario
+from nekobako.engine import random_step
 from nekobako.games.catopomp import GAME
+from nekobako.games.catopomp.cards import cards_of
+from nekobako.games.catopomp.view import CatopompView
 from scenario import CATOPOMP_ROUND_1 as ROUND_1
 
 
@@ -41,3 +47,24 @@ def test_the_play_that_ends_a_round_is_logged_before_its_consequences() -> None:
     assert all(e.at == last_play + 1 for e in state.events if e.at > last_play)
     assert next(e.at for e in state.events if e.kind == "round_start") == 1  # right after "start 0"
     assert GAME.describe(state.events[-1]).startswith("Round 2")
+
+
+@pytest.mark.parametrize(("players", "options"), [(2, {}), (3, {"extra_cards": "both"}), (4, {"casual": True})])
+def test_the_typed_view_holds_what_the_state_holds(players: int, options: dict) -> None:
+    """`GAME.read_view` (what determinize and the greedy bot read) against the state's own fields."""
+    rng = random.Random(players)
+    for _ in range(2):
+        state = GAME.new_game(players, options)
+        while not state.is_over():
+            for seat in [None, *range(players)]:
+                seen = GAME.read_view(state.view(seat))
+                assert isinstance(seen, CatopompView)
+                assert (seen.phase, seen.round, seen.start_player) == (state.phase, state.round, state.start_player)
+                assert seen.table == state.table
+                assert seen.table_owner == (state.table_owner if state.table is not None else None)
+                assert [list(h) for h in seen.hell] == [cards_of(h) for h in state.hells]
+                assert list(seen.removed) == cards_of(state.removed) and list(seen.gems) == state.gems
+                assert list(seen.hand_counts) == state.hand_n and list(seen.used) == state.used
+                assert seen.passed == tuple(s for s in range(players) if state.passed >> s & 1)
+                assert seen.hand == (() if seat is None else tuple(cards_of(state.hands[seat])))
+            random_step(state, rng)

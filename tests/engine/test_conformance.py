@@ -4,8 +4,9 @@ Each test draws random table options from the game's own option table and a rand
 reached by random legal play (in simultaneous phases a random seat of those to move acts), then
 checks what every game promises: clones are complete and independent, a refusal changes nothing
 (whatever the seat or the value passed as an action), records round-trip through JSON, views are
-JSON, say what `legal_actions` says and never leak (a world sampled from a seat's view shows that
-seat exactly the same view), events are immutable values worded in both languages.
+JSON, read back as the game's typed view (`Game.read_view`), say what `legal_actions` says and
+never leak (a world sampled from a seat's view shows that seat exactly the same view), events are
+immutable values worded in both languages.
 
 Game-specific properties (card conservation, scoring, uniform determinization) stay with each game.
 """
@@ -28,6 +29,7 @@ from nekobako.engine import (
     IllegalAction,
     InvalidOptions,
     MalformedAction,
+    SeatView,
     State,
     game_names,
     get_game,
@@ -168,6 +170,27 @@ def test_records_round_trip_through_json(game: str, players: int, seed: int, len
     with pytest.raises(BadRecord) as info:
         replay(bad)
     assert info.value.index == len(record["actions"]) and info.value.entry == "0: no such action"
+
+
+@pytest.mark.parametrize(("game", "players"), TABLES)
+@FEW
+@given(seed=SEEDS, length=LENGTHS)
+def test_every_view_reads_back_as_a_typed_view_that_agrees_with_the_state(
+    game: str, players: int, seed: int, length: int
+) -> None:
+    state, _, _ = position(game, players, seed, length)
+    rules = get_game(game)
+    for seat in [None, *range(players)]:
+        view = state.view(seat)
+        seen = rules.read_view(view)
+        assert isinstance(seen, SeatView) and type(seen) is type(rules.read_view(state.view(None)))
+        assert (seen.game, seen.players, seen.seat, seen.seq) == (game, players, seat, len(state.history))
+        assert seen.to_move == state.to_move and seen.over == state.is_over()
+        assert seen.legal == tuple(view["legal"]) and seen.winners == tuple(state.winners())
+        assert list(seen.scores) == state.scores() and [list(r) for r in seen.round_scores] == state.round_scores()
+        assert seen.options == state.options.to_json() and seen.history == view["history"]
+        with pytest.raises(AttributeError):
+            seen.seat = 0  # type: ignore[misc]  # a typed view is a value
 
 
 @pytest.mark.parametrize(("game", "players"), TABLES)

@@ -39,6 +39,7 @@ from ..games.shutbox.tables import (
     tables,
     tiles_mask,
 )
+from ..games.shutbox.view import ShutView, read_view
 
 TIE_BREAK = 1e-6
 """Weight of the penalty when chasing a target: only separates turns equally likely to beat it."""
@@ -52,13 +53,14 @@ class OptimalBot:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
             return legal[0]
-        seat = view["seat"]
-        options = view["options"]
-        board = view["boards"][seat]
+        seen = read_view(view)
+        assert seen.seat is not None  # a bot plays a seat
+        options = seen.options
+        board = seen.boards[seen.seat]
         texts = [str(a) for a in legal]
-        target = target_penalty(view)
+        target = target_penalty(seen)
         if target is None:
-            objective = "shut" if view["players"] == 1 else "score"
+            objective = "shut" if seen.players == 1 else "score"
             solution = solve(options["tiles"], objective, options["scoring"], options["max_close"], options["one_die"])
             if texts[0].startswith("roll"):
                 chosen: Action | None = solution.best_roll(board)
@@ -81,10 +83,9 @@ class OptimalBot:
         return "OptimalBot('shutbox')"
 
 
-def target_penalty(view: Mapping[str, Any]) -> int | None:
+def target_penalty(view: ShutView) -> int | None:
     """The best penalty another seat still in the game has already scored this round, if any."""
-    seat = view["seat"]
-    known = [p for s, p in enumerate(view["penalty"]) if s != seat and p is not None and not view["eliminated"][s]]
+    known = [p for s, p in enumerate(view.penalty) if s != view.seat and p is not None and not view.eliminated[s]]
     return min(known) if known else None
 
 

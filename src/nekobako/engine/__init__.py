@@ -1,7 +1,21 @@
 """The engine contract: games, states, options, records. Pure Python, no I/O."""
 
 from .errors import BadRecord, IllegalAction, InvalidOptions, MalformedAction, NekobakoError, UnknownGame
-from .game import CHANCE, Action, Event, FrozenData, Game, SearchHints, State, check_text, is_number, seat_name
+from .game import (
+    CHANCE,
+    Action,
+    Event,
+    FrozenData,
+    Game,
+    LastView,
+    SearchHints,
+    SeatView,
+    State,
+    check_text,
+    envelope,
+    is_number,
+    seat_name,
+)
 from .options import Options, OptionSpec, parse_option_text, parse_options
 from .playout import play_out, random_playout, random_step
 from .record import Record, fill_chance, format_entry, parse_entry, replay, summary
@@ -17,16 +31,19 @@ __all__ = [
     "Game",
     "IllegalAction",
     "InvalidOptions",
+    "LastView",
     "MalformedAction",
     "NekobakoError",
     "OptionSpec",
     "Options",
     "Record",
     "SearchHints",
+    "SeatView",
     "State",
     "UnknownGame",
     "check_game_name",
     "check_text",
+    "envelope",
     "fill_chance",
     "format_entry",
     "game_names",

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, NoReturn, TypeVar
 
@@ -136,6 +136,80 @@ class Event(_EventFields):
         return {"kind": self.kind, "seat": self.seat, "data": self.data.to_json(), "at": self.at}
 
 
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """A seat's view (`State.view`) read back as a typed value: the common envelope here, each
+    game's own keys in its subclass (`CatboxView`, `CatopompView`, `ShutView`), parsed in one place
+    by `Game.read_view` next to the code that writes them.
+
+    Views travel as JSON, which stays the contract with every client; Python readers (a game's
+    `determinize`, the bots) read this instead, so the name and shape of every key are spelled once
+    and the type checker sees each field they use. `to_move` is a tuple as `State.to_move` gives it
+    (`(CHANCE,)` where the JSON says `"chance"`). What a reader only carries on (`history`,
+    `events`) is kept as the view holds it, not copied: a typed view is made for every decision of
+    a greedy bot."""
+
+    game: str
+    players: int
+    options: Mapping[str, Any]
+    seat: int | None
+    seq: int
+    to_move: tuple[int, ...]
+    legal: tuple[str, ...]
+    over: bool
+    scores: tuple[float, ...]
+    round_scores: tuple[tuple[float, ...], ...]
+    winners: tuple[int, ...]
+    history: Sequence[Sequence[Any]]  # [seat, redacted text] pairs
+    events: Sequence[Mapping[str, Any]]  # {kind, seat, data, at}
+
+
+def envelope(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The `SeatView` fields of a JSON view, as keyword arguments for a game's typed view."""
+    to_move = view["to_move"]
+    return {
+        "game": view["game"],
+        "players": view["players"],
+        "options": view["options"],
+        "seat": view["seat"],
+        "seq": view["seq"],
+        "to_move": _CHANCE_TO_MOVE if to_move == "chance" else tuple(to_move),
+        "legal": tuple(view["legal"]),
+        "over": view["over"],
+        "scores": tuple(view["scores"]),
+        "round_scores": tuple(map(tuple, view["round_scores"])),
+        "winners": tuple(view["winners"]),
+        "history": view["history"],
+        "events": view["events"],
+    }
+
+
+_CHANCE_TO_MOVE = (CHANCE,)
+
+T = TypeVar("T")
+
+
+class LastView(Generic[T]):
+    """What a game derived from the last view it was asked about (its typed view, a sampler),
+    made again only for another view: a search bot asks `determinize` thousands of times about one
+    view. A view is the same when it is the same object with the same `seq`, seat, phase and
+    `to_move` (a caller that changes a view in place between calls is still served right).
+    Replaced as one tuple, so concurrent callers never pair a view with another view's value."""
+
+    __slots__ = ("_last",)
+
+    def __init__(self) -> None:
+        self._last: tuple[Any, Any, T | None] = (None, None, None)
+
+    def get(self, view: Mapping[str, Any], make: Callable[[Mapping[str, Any]], T]) -> T:
+        key = (view.get("seq"), view.get("seat"), view.get("phase"), str(view.get("to_move")))
+        last_view, last_key, value = self._last
+        if value is None or last_view is not view or last_key != key:
+            value = make(view)
+            self._last = (view, key, value)
+        return value
+
+
 @dataclass(frozen=True)
 class SearchHints:
     """How a search bot should value an unfinished position of a game: the game's own knowledge,
@@ -201,6 +275,11 @@ class Game(ABC, Generic[A, S]):
     def determinize(self, view: Mapping[str, Any], rng: random.Random) -> S:
         """A full state consistent with everything in `view` (one seat's knowledge), sampled
         uniformly among the states that view allows as far as the game's docs say."""
+
+    def read_view(self, view: Mapping[str, Any]) -> SeatView:
+        """`view` (JSON, as `State.view` wrote it) as a typed value. Games with keys of their own
+        return their subclass of `SeatView`; this default reads the envelope only."""
+        return SeatView(**envelope(view))
 
     # -- words -----------------------------------------------------------------------------------
     def describe(self, event: Event, lang: str = "en", names: Sequence[str] | None = None) -> str:

@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...engine import Action
-
-RED = "red"
+from ...games.catbox.layouts import COLOURS, RED
+from ...games.catbox.view import CatboxView, read_view
 
 
 class GreedyBot:
@@ -30,91 +30,91 @@ class GreedyBot:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
             return legal[0]
+        seen = read_view(view)
         texts = [str(a).split() for a in legal]
         verb = texts[0][0]
         if verb == "discard":
-            return legal[self._discard(view, [int(t[1]) for t in texts])]
+            return legal[self._discard(seen, [int(t[1]) for t in texts])]
         if verb == "predict":
-            return legal[self._predict(view, [int(t[1]) for t in texts])]
-        scores = [self._play_score(view, int(t[1]), t[2]) for t in texts]
+            return legal[self._predict(seen, [int(t[1]) for t in texts])]
+        scores = [self._play_score(seen, int(t[1]), COLOURS.index(t[2])) for t in texts]
         return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
 
     def __repr__(self) -> str:
         return "GreedyBot('catbox')"
 
     # -- preparation ---------------------------------------------------------------------------
-    def _discard(self, view: Mapping[str, Any], options: list[int]) -> int:
-        hand = list(view["hand"])
+    def _discard(self, view: CatboxView, options: list[int]) -> int:
+        hand = list(view.hand)
         values = _targets(view)
         top = _top_number(view)
         best, best_key = 0, None
         for i, card in enumerate(options):
             rest = list(hand)
             rest.remove(card)
-            estimate = _hand_tricks(rest, top, view["players"])
+            estimate = _hand_tricks(rest, top, view.players)
             miss = min(abs(estimate - v) for v in values)
             key = (miss, -card if estimate > max(values) else card)
             if best_key is None or key < best_key:
                 best, best_key = i, key
         return best
 
-    def _predict(self, view: Mapping[str, Any], options: list[int]) -> int:
-        estimate = _hand_tricks(view["hand"], _top_number(view), view["players"])
+    def _predict(self, view: CatboxView, options: list[int]) -> int:
+        estimate = _hand_tricks(view.hand, _top_number(view), view.players)
         return min(range(len(options)), key=lambda i: (abs(options[i] - estimate), options[i]))
 
     # -- tricks --------------------------------------------------------------------------------
-    def _play_score(self, view: Mapping[str, Any], number: int, colour: str) -> float:
-        me = view["seat"]
-        players = view["players"]
-        trick = view["trick"]
+    def _play_score(self, view: CatboxView, number: int, colour: int) -> float:
+        me = view.seat
+        assert me is not None  # a bot plays a seat
+        players = view.players
+        trick = view.trick
         top = _top_number(view)
-        prediction = view["predictions"][me] if players > 2 else 4
-        need = (prediction if prediction is not None else 2) - view["tricks"][me]
+        prediction = view.predictions[me] if players > 2 else 4
+        need = (prediction if prediction is not None else 2) - view.tricks[me]
         last = len(trick) == players - 1
         if not trick:
             strength = number / top + (0.3 if colour == RED else 0.0)
             score = 10 * strength if need > 0 else 10 - 10 * strength
         else:
-            led = trick[0]["colour"]
-            reds = [c["number"] for c in trick if c["colour"] == RED]
+            led = trick[0][1].colour
+            reds = [card.number for _, card in trick if card.colour == RED]
             if reds:
                 wins = colour == RED and number > max(reds)
             else:
-                best_led = max(c["number"] for c in trick if c["colour"] == led)
+                best_led = max(card.number for _, card in trick if card.colour == led)
                 wins = colour == RED or (colour == led and number > best_led)
             if need > 0:
                 # Last player: cheapest winner. Otherwise a winner must also survive later players.
                 score = (20 - number if last else 10 + number) if wins else number / top
             else:
                 score = -number if wins else 10 + number
-            if colour != led and view["x_tokens"][me].get(led, False):
+            if colour != led and view.covered(me, led):
                 score -= 0.6  # declaring off the led colour uncovers our X for it
-        score -= _paradox_risk(view, number, colour)
-        return score + 0.4 * _neighbours(view, number, colour) - (0.2 if colour == RED and need <= 0 else 0.0)
+        score -= _paradox_risk(view, me, number, colour)
+        return score + 0.4 * _neighbours(view, me, number, colour) - (0.2 if colour == RED and need <= 0 else 0.0)
 
 
-def _paradox_risk(view: Mapping[str, Any], number: int, colour: str) -> float:
+def _paradox_risk(view: CatboxView, me: int, number: int, colour: int) -> float:
     """How much a play endangers our next turn: with no (colour, number) cell left for the cards
     we keep we cause a paradox (−1 per trick, no bonus); with few, others may fill them first."""
-    hand = list(view["hand"])
+    hand = list(view.hand)
     hand.remove(number)
     if len(hand) <= 1:  # the last card of a hand is never played
         return 0.0
-    me = view["seat"]
-    covered = dict(view["x_tokens"][me])
-    trick = view["trick"]
-    if trick and trick[0]["colour"] != colour:
-        covered[trick[0]["colour"]] = False
-    rows = view["layout"]["rows"]
-    numbers = view["layout"]["numbers"]
-    board = view["board"]
+    covered = [view.covered(me, c) for c in range(len(view.rows))]
+    trick = view.trick
+    if trick and trick[0][1].colour != colour:
+        covered[trick[0][1].colour] = False
+    numbers = view.numbers
+    board = view.board
     options = 0
-    for r, name in enumerate(rows):
-        if not covered.get(name, False):
+    for r in range(len(view.rows)):
+        if not covered[r]:
             continue
         for n in set(hand):
             c = numbers[r].index(n)
-            if board[r][c] is None and not (name == colour and n == number):
+            if board[r][c] is None and not (r == colour and n == number):
                 options += 1
     return PARADOX_COST if options == 0 else FEW_OPTIONS_COST / options
 
@@ -126,13 +126,12 @@ TOP_CARD = {2: 5, 3: 6, 4: 8, 5: 9}
 """Highest card in use per player count (rules §1)."""
 
 
-def _top_number(view: Mapping[str, Any]) -> int:
-    return TOP_CARD.get(view["players"], 9)
+def _top_number(view: CatboxView) -> int:
+    return TOP_CARD.get(view.players, 9)
 
 
-def _targets(view: Mapping[str, Any]) -> list[int]:
-    values = view.get("prediction_values") or []
-    return list(values) if values else [4]
+def _targets(view: CatboxView) -> list[int]:
+    return list(view.prediction_values) or [4]
 
 
 def _hand_tricks(hand: Sequence[int], top: int, players: int) -> float:
@@ -141,15 +140,11 @@ def _hand_tricks(hand: Sequence[int], top: int, players: int) -> float:
     return 0.8 * sum(weights.get(n, 0.0) for n in hand) * (4 / players if players > 2 else 1.6)
 
 
-def _neighbours(view: Mapping[str, Any], number: int, colour: str) -> int:
+def _neighbours(view: CatboxView, me: int, number: int, colour: int) -> int:
     """Own tokens orthogonally next to the cell (colour, number) on the physical board."""
-    layout = view["layout"]
-    rows = layout["rows"]
-    numbers = layout["numbers"]
-    board = view["board"]
-    me = view["seat"]
-    r = rows.index(colour)
-    c = numbers[r].index(number)
+    board = view.board
+    r = colour
+    c = view.numbers[r].index(number)
     count = 0
     for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
         if 0 <= rr < len(board) and 0 <= cc < len(board[rr]) and board[rr][cc] == me:

@@ -23,6 +23,8 @@ from typing import Any, cast
 from ...engine import Action
 from ...games.catopomp.actions import BURY, DISCARD, GIVE, PASS, PLAY, SPARE, Play, Simple
 from ...games.catopomp.actions import Action as CatopompAction
+from ...games.catopomp.cards import card_json
+from ...games.catopomp.view import read_view
 
 BOOST_COST = 8.0
 HELL_BONUS = 3.0
@@ -39,9 +41,12 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         kinds = {getattr(a, "kind", None) for a in legal}
-        seat = view["seat"]
-        hand = list(view.get("hand", []))
-        hell = list(view["hell"][seat])
+        seen = read_view(view)
+        assert seen.seat is not None  # a bot plays a seat
+        # Cards as views write them (`7`, "M", "C"), which the heuristics below were tuned on: the
+        # extra cards never join an action's own card number (`_joins`, `_without`).
+        hand = [card_json(c) for c in seen.hand]
+        hell = [card_json(c) for c in seen.hell[seen.seat]]
         if PLAY in kinds or PASS in kinds:
             return self._play(legal, hand, hell)
         simple = [a for a in legal if isinstance(a, Simple)]  # one kind, one number (`bury 3`, `spare 4`)

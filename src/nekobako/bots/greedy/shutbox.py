@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...engine import Action
+from ...games.shutbox.view import read_view
 
 
 class GreedyBot:
@@ -23,7 +24,9 @@ class GreedyBot:
             raise ValueError("no legal action to choose from")
         texts = [str(a) for a in legal]
         if texts[0].startswith("roll"):
-            board = view["boards"][view["seat"]]
+            seen = read_view(view)
+            assert seen.seat is not None  # a bot plays a seat
+            board = seen.boards[seen.seat]
             if "roll 1" in texts and sum(board) <= 6:
                 return legal[texts.index("roll 1")]
             return legal[texts.index("roll")] if "roll" in texts else legal[0]

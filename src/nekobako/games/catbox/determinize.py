@@ -19,13 +19,12 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ...engine import CHANCE, NekobakoError
-from .actions import PLAYS
+from ...engine import LastView, NekobakoError
 from .board import NIBBLE, pack
 from .layouts import COLOURS
-from .phases import DEAL, PHASE_NAMES, PLAY, PREDICT, START, trick_strength
+from .phases import PLAY, PREDICT, trick_strength
 from .state import CatboxState
-from .view import Shown
+from .view import Shown, read_view
 
 if TYPE_CHECKING:
     from .game import CatboxGame
@@ -40,43 +39,38 @@ class Determinizer:
     """One view parsed into a template state plus the unknown cards and where they go."""
 
     def __init__(self, game: CatboxGame, view: Mapping[str, Any]):
-        players = view["players"]
-        state = game.new_initial_state(players, game.options(view["options"], players))
+        seen = read_view(view)
+        players = seen.players
+        state = game.new_initial_state(players, game.options(seen.options, players))
         table = state.table
-        seat = view.get("seat")
-        self.viewer: int | None = seat
-        to_move = view["to_move"]
-        phase = PHASE_NAMES.index(view["phase"]) if view["phase"] != "deal" else DEAL
-        if phase == DEAL and not view["history"]:
-            phase = START
-        state.phase = phase
-        state.round, state.start = view["round"], view["start_player"]
-        state.totals = list(view["scores"])
-        state.scores_by_round = [list(r) for r in view["round_scores"]]
-        state.winners_ = list(view["winners"])
-        state.to_move_ = (CHANCE,) if to_move == "chance" else tuple(to_move)
+        seat = self.viewer = seen.seat
+        phase = state.phase = seen.phase
+        state.round, state.start = seen.round, seen.start_player
+        state.totals = [int(t) for t in seen.scores]  # points are whole numbers
+        state.scores_by_round = [[int(p) for p in r] for r in seen.round_scores]
+        state.winners_ = list(seen.winners)
+        state.to_move_ = seen.to_move
         if phase in (PREDICT, PLAY):
             state.current = state.to_move_[0]
-        if phase == PLAY:
-            state.leader = view["leader"]
-        state.red_broken = bool(view["red_broken"])
-        state.predictions = [p or 0 for p in view["predictions"]]
-        state.tricks = list(view["tricks"])
+        if phase == PLAY and seen.leader is not None:
+            state.leader = seen.leader
+        state.red_broken = seen.red_broken
+        state.predictions = [p or 0 for p in seen.predictions]
+        state.tricks = list(seen.tricks)
         state.tricks_done = sum(state.tricks)
-        state.xs = [sum(1 << i for i, c in enumerate(COLOURS) if x[c]) for x in view["x_tokens"]]
-        state.paradox = -1 if view["paradox"] is None else view["paradox"]
-        state.last_trick = None if view.get("last_trick") is None else Shown(view["last_trick"])
-        state.last_round = None if view.get("last_round") is None else Shown(view["last_round"])
-        revealed = tuple(view.get("centre", {}).get("revealed", ()))
-        state.revealed = revealed
+        state.xs = list(seen.xs)
+        state.paradox = -1 if seen.paradox is None else seen.paradox
+        state.last_trick = None if seen.last_trick is None else Shown(dict(seen.last_trick))
+        state.last_round = None if seen.last_round is None else Shown(dict(seen.last_round))
+        state.revealed = seen.revealed
 
-        counts = list(view["hand_counts"])
-        dealt = any(counts) or any(view["discarded"])  # false before the first deal
+        counts = seen.hand_counts
+        dealt = any(counts) or any(seen.discarded)  # false before the first deal
         unknown = table.deck if dealt else 0
         taken = [table.observed_numbers] * len(COLOURS)
         owned = [0] * players
         blocked = 0
-        for row, line in enumerate(view["board"]):
+        for row, line in enumerate(seen.board):
             for col, cell in enumerate(line):
                 n = table.layout[row][col]
                 bit = 1 << (row * table.columns + col)
@@ -85,31 +79,30 @@ class Determinizer:
                 taken[row] |= 1 << n
                 if cell == "blocker":
                     blocked |= bit
-                else:
+                elif isinstance(cell, int):
                     owned[cell] |= bit
                     unknown -= 1 << (NIBBLE * n)
         state.taken, state.owned, state.blocked = taken, owned, blocked
-        unknown -= pack(revealed)
+        unknown -= pack(seen.revealed)
 
-        for s, t in enumerate(view["trick"]):
-            play = PLAYS[t["number"]][COLOURS.index(t["colour"])]
-            state.trick.append((t["seat"], play))
+        for s, (at, play) in enumerate(seen.trick):
+            state.trick.append((at, play))
             if s == 0:
                 state.led = play.colour
             key = trick_strength(play.number, play.colour, state.led)
             if key > state.best_key:
-                state.best_seat, state.best_key, state.best_play = t["seat"], key, play
+                state.best_seat, state.best_key, state.best_play = at, key, play
 
         own_hand = own_discard = 0
         if seat is not None:
-            own_hand = pack(view["hand"])
-            own_discard = view["discard"] or 0
+            own_hand = pack(seen.hand)
+            own_discard = seen.discard or 0
             state.hands[seat] = own_hand
             state.held[seat] = _held(own_hand)
             state.discards[seat] = own_discard
             unknown -= own_hand + (1 << (NIBBLE * own_discard) if own_discard else 0)
         self.pool = _cards(unknown)
-        self.slots = [(s, counts[s], bool(view["discarded"][s])) for s in range(players) if s != seat]
+        self.slots = [(s, counts[s], seen.discarded[s]) for s in range(players) if s != seat]
         self.hidden = len(self.pool) - sum(k + d for _, k, d in self.slots)
         expected_hidden = table.setup.centre - table.setup.reveal if dealt else 0
         if self.hidden != expected_hidden:
@@ -170,17 +163,9 @@ def _held(packed: int) -> int:
     return sum(1 << n for n in range(10) if packed >> (NIBBLE * n) & 15)
 
 
-_last: tuple[Any, Any, Determinizer | None] = (None, None, None)
-"""(view, key, determinizer) of the last view asked: bots ask many samples of one view. Replaced as
-one tuple, so concurrent callers never pair a view with another view's determinizer."""
+_LAST = LastView[Determinizer]()
 
 
 def determinizer(game: CatboxGame, view: Mapping[str, Any]) -> Determinizer:
-    """The (cached) determinizer of `view`; the cache holds the last view only."""
-    global _last
-    key = (view.get("seq"), view.get("seat"), view.get("phase"), str(view.get("to_move")))
-    last_view, last_key, last = _last
-    if last is None or last_view is not view or last_key != key:
-        last = Determinizer(game, view)
-        _last = (view, key, last)
-    return last
+    """The determinizer of `view`, made once per view (`LastView`)."""
+    return _LAST.get(view, lambda v: Determinizer(game, v))

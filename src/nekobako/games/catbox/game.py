@@ -12,7 +12,7 @@ from .board import table_for
 from .determinize import determinizer
 from .layouts import COLOURS, COLOURS_JA, SETUPS
 from .state import CatboxState
-from .view import redact
+from .view import CatboxView, read_view, redact
 
 
 def _default_side(players: int) -> str:
@@ -139,6 +139,9 @@ class CatboxGame(Game[CatboxAction, CatboxState]):
             data["winners"] = ("、" if ja else " and ").join(seat_name(s, lang, names) for s in data["winners"])
         who = seat_name(event.seat, lang, names) if event.seat is not None else ""
         return (templates[1] if ja else templates[0]).format(who=who, **data)
+
+    def read_view(self, view: Mapping[str, Any]) -> CatboxView:
+        return read_view(view)
 
     def determinize(self, view: Mapping[str, Any], rng: random.Random) -> CatboxState:
         return determinizer(self, view).sample(rng)

@@ -7,12 +7,15 @@ hands and discards, and the 2 hidden centre cards, leave the engine only through
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .actions import CatboxAction, Deal, Discard, Play
+from ...engine import SeatView, envelope
+from .actions import PLAYS, CatboxAction, Deal, Discard, Play
 from .board import Table, unpack
 from .layouts import COLOURS
-from .phases import DISCARD, PHASE_NAMES, PLAY, PREDICT
+from .phases import DEAL, DISCARD, PHASE_NAMES, PLAY, PREDICT, START
 from .scoring import bonus_earned
 
 if TYPE_CHECKING:
@@ -199,6 +202,77 @@ def reveal(state: CatboxState) -> dict[str, Any]:
     if state.table.setup.centre:
         out["centre"] = {"revealed": list(state.revealed), "hidden": list(state.hidden)}
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class CatboxView(SeatView):
+    """A Cat in the Box view read back (`read_view`): `private_view`'s keys as the state's own
+    values where it has them (phase numbers, X masks, `Play` cards), the rest as the view says.
+    What `determinize` and the greedy bot read; clients get the JSON."""
+
+    round: int
+    rounds: int
+    start_player: int
+    phase: int  # START … OVER (phases.py): the view's "deal" is START before the first deal
+    rows: tuple[str, ...]  # the layout's colour names, top to bottom (COLOURS)
+    numbers: tuple[tuple[int, ...], ...]  # the layout's numbers per row, per column
+    side: str
+    board: tuple[tuple[int | str | None, ...], ...]  # per row, per column: None, seat, "observed", "blocker"
+    xs: tuple[int, ...]  # per seat: bit c set while the X of colour c is covered (the state's `xs`)
+    predictions: tuple[int | None, ...]
+    prediction_values: tuple[int, ...]
+    tricks: tuple[int, ...]
+    trick: tuple[tuple[int, Play], ...]  # (seat, card) in play order (the state's `trick`)
+    leader: int | None
+    red_broken: bool
+    discarded: tuple[bool, ...]
+    hand_counts: tuple[int, ...]
+    paradox: int | None
+    revealed: tuple[int, ...]  # the revealed centre cards (2 players), else ()
+    hand: tuple[int, ...]  # this seat's cards, ascending; () for a spectator
+    discard: int | None  # this seat's face-down discard
+    last_trick: Mapping[str, Any] | None  # as the view holds it
+    last_round: Mapping[str, Any] | None  # as the view holds it
+    prompt: Mapping[str, Any] | None
+    goal: Mapping[str, Any]
+
+    def covered(self, seat: int, colour: int) -> bool:
+        """Whether `seat`'s X token of `colour` (an index of COLOURS) is still covered."""
+        return bool(self.xs[seat] >> colour & 1)
+
+
+def read_view(view: Mapping[str, Any]) -> CatboxView:
+    """The one reader of `private_view`'s keys (and `envelope` of the engine's)."""
+    layout = view["layout"]
+    phase = view["phase"]
+    return CatboxView(
+        **envelope(view),
+        round=view["round"],
+        rounds=view["rounds"],
+        start_player=view["start_player"],
+        phase=(START if not view["history"] else DEAL) if phase == "deal" else PHASE_NAMES.index(phase),
+        rows=tuple(layout["rows"]),
+        numbers=tuple(map(tuple, layout["numbers"])),
+        side=layout["side"],
+        board=tuple(map(tuple, view["board"])),
+        xs=tuple(sum(1 << c for c, name in enumerate(COLOURS) if x[name]) for x in view["x_tokens"]),
+        predictions=tuple(view["predictions"]),
+        prediction_values=tuple(view["prediction_values"]),
+        tricks=tuple(view["tricks"]),
+        trick=tuple((t["seat"], PLAYS[t["number"]][COLOURS.index(t["colour"])]) for t in view["trick"]),
+        leader=view["leader"],
+        red_broken=bool(view["red_broken"]),
+        discarded=tuple(view["discarded"]),
+        hand_counts=tuple(view["hand_counts"]),
+        paradox=view["paradox"],
+        revealed=tuple(view.get("centre", {}).get("revealed", ())),
+        hand=tuple(view.get("hand", ())),
+        discard=view.get("discard"),
+        last_trick=view["last_trick"],
+        last_round=view["last_round"],
+        prompt=view["prompt"],
+        goal=view["goal"],
+    )
 
 
 def redact(actor: int, action: CatboxAction, viewer: int | None) -> str:

@@ -27,7 +27,8 @@ from .cards import CATLETON, MAX_NUMBER, MITCH, SLOTS, card_from_json
 from .combos import generate
 from .dice import dice_specs, roll_outcomes
 from .options import rules_for
-from .state import BURY, PHASE_NAMES, PLAY, SPARE, CatopompState
+from .phases import BURY, PHASE_NAMES, PLAY, SPARE
+from .state import CatopompState
 
 CARDS = SLOTS - 1
 """Card slots in every count vector: numbers 1–20, then M, then C."""

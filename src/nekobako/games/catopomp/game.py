@@ -18,9 +18,10 @@ from typing import Any, ClassVar
 
 from ...engine import Game, Options, SearchHints
 from . import actions as A
+from .determinize import determinize
 from .options import OPTION_SPECS, check_options, rules_for
 from .state import CatopompState
-from .view import determinize
+from .view import CatopompView, read_view
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "round_start": ("Round {round}: {who} starts", "第{round}ラウンド: {who}がスタートプレイヤー"),
@@ -123,6 +124,9 @@ class CatopompGame(Game[A.Action, CatopompState]):
         if kind == A.SPARE and actor != viewer:
             return "spare ?"
         return str(action)
+
+    def read_view(self, view: Mapping[str, Any]) -> CatopompView:
+        return read_view(view)
 
     def determinize(self, view: Mapping[str, Any], rng: random.Random) -> CatopompState:
         return determinize(self, view, rng)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ...engine import CHANCE, Event, IllegalAction, MalformedAction, State
 from . import actions as A
@@ -18,33 +18,15 @@ from .cards import CATLETON, SLOTS, card_json, card_text
 from .combos import generate
 from .dice import dice_specs, roll_outcomes
 from .options import Rules
+from .phases import BURY, DEAL, DICE, OVER, PLAY, SPARE, START, TRANSFER
+from .view import RoundEnd, private_view, reveal
 
 if TYPE_CHECKING:
     from .game import CatopompGame
 
-# phases
-START, DEAL, DICE, SPARE, PLAY, BURY, TRANSFER, OVER = range(8)
 NO_HIDDEN_SPARES = 1 << 60
-PHASE_NAMES = ("start", "deal", "dice", "spare", "play", "bury", "transfer", "over")
 
 _SPARE_ACTIONS: tuple[A.Action, ...] = tuple(A.SPARES[f] for f in range(1, 7))
-
-
-class RoundEnd(NamedTuple):
-    """The last finished round as the state keeps it: the round's own lists, which the next deal
-    replaces rather than changes, so keeping them costs nothing."""
-
-    round: int
-    loser: int
-    table: A.Play | None
-    owner: int
-    hand_n: list[int]
-    hells: list[list[int]]
-    gems: tuple[int, ...]
-    centre: list[int]
-    used: list[tuple[int, ...]]
-    spare: list[int]
-    removed: list[int]
 
 
 class CatopompState(State[A.Action]):
@@ -597,11 +579,7 @@ class CatopompState(State[A.Action]):
         return view
 
     def private_view(self, seat: int | None) -> dict[str, Any]:
-        from .view import private_view
-
         return private_view(self, seat)
 
     def reveal(self) -> dict[str, Any]:
-        from .view import reveal
-
         return reveal(self)

@@ -1,21 +1,38 @@
-"""What one seat may know (`private_view`), everything (`reveal`) and the way back from a view
-to a full state (`determinize`). Hidden information leaves the state only through here."""
+"""What one seat may know (`private_view`), everything (`reveal`), and a view read back as typed
+values (`read_view`, what `determinize` and the greedy bot read). Hidden information leaves the
+state only through here."""
 
 from __future__ import annotations
 
 import copy
-import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ...engine import MalformedAction, Options
+from ...engine import MalformedAction, SeatView, envelope
 from . import actions as A
-from .cards import SLOTS, card_from_json, card_json, cards_of
-from .options import rules_for
-from .state import BURY, PHASE_NAMES, PLAY, SPARE, TRANSFER, CatopompState, RoundEnd
+from .cards import card_from_json, card_json, cards_of
+from .phases import BURY, PHASE_NAMES, PLAY, SPARE, TRANSFER
 
 if TYPE_CHECKING:
-    from .game import CatopompGame
+    from .state import CatopompState
+
+
+class RoundEnd(NamedTuple):
+    """The last finished round as the state keeps it: the round's own lists, which the next deal
+    replaces rather than changes, so keeping them costs nothing."""
+
+    round: int
+    loser: int
+    table: A.Play | None
+    owner: int
+    hand_n: list[int]
+    hells: list[list[int]]
+    gems: tuple[int, ...]
+    centre: list[int]
+    used: list[tuple[int, ...]]
+    spare: list[int]
+    removed: list[int]
 
 
 class Shown(NamedTuple):
@@ -140,89 +157,68 @@ def reveal(state: CatopompState) -> dict[str, Any]:
     }
 
 
-_OPTIONS: dict[tuple[int, str], Options] = {}
-"""Validated options by their JSON text: a search determinizes the same table thousands of times."""
+@dataclass(frozen=True, slots=True)
+class CatopompView(SeatView):
+    """A Catopomp view read back (`read_view`): `private_view`'s keys as the state's own values
+    where it has them (phase numbers, cards as `cards.py` numbers, the table as its `Play`), the
+    rest as the view says. What `determinize` and the greedy bot read; clients get the JSON."""
+
+    round: int
+    start_player: int
+    phase: int  # START … OVER (phases.py)
+    current: int | None
+    hand_counts: tuple[int, ...]
+    hell: tuple[tuple[int, ...], ...]  # per seat: its hell cards, as card numbers (cards.py)
+    table: A.Play | None  # the combination to beat
+    table_owner: int | None  # who played it
+    centre: tuple[int, ...]  # faces of the central dice
+    used: tuple[tuple[int, ...], ...]  # per seat: the dice faces its boost used this round
+    spare: tuple[int | None, ...]  # per seat: its spare die's face, when this seat may see it
+    spare_holders: tuple[int, ...]
+    boost_used: tuple[bool, ...]
+    gems: tuple[int, ...]
+    out: tuple[bool, ...]
+    passed: tuple[int, ...]
+    transfer_to: int | None
+    removed: tuple[int, ...]  # cards out of the round (swapped Cat-leton), as card numbers
+    hand: tuple[int, ...]  # this seat's cards as card numbers, sorted; () for a spectator
+    last_round: Mapping[str, Any] | None  # as the view holds it
+    prompt: Mapping[str, Any] | None
+    goal: Mapping[str, Any]
 
 
-def determinize(game: CatopompGame, view: Mapping[str, Any], rng: random.Random) -> CatopompState:
-    """A full state consistent with `view`: the other hands and the undealt cards are a uniform
-    random split of the cards the seat cannot see (all combinations of the right sizes equally
-    likely); hidden spare faces chosen by others are uniform 1–6. The history and events are not
-    rebuilt (a search needs the position, not the log)."""
-    seat = view["seat"]
-    players = view["players"]
-    key = (players, repr(view["options"]))
-    options = _OPTIONS.get(key)
-    if options is None:
-        options = _OPTIONS[key] = game.options(view["options"], players)
-    state = CatopompState(game, players, options, rules_for(options, players))
-    rules = state.rules
-    state.round = view["round"]
-    state.start_player = view["start_player"]
-    state.phase = PHASE_NAMES.index(view["phase"])
-    state.gems = list(view["gems"])
-    state.round_losses = [list(r) for r in view["round_scores"]]
-    unseen = list(rules.deck)
-    hand_n = list(view["hand_counts"])
-    state.hand_n = hand_n
-    for s in range(players):
-        hell = state.hells[s]
-        for c in view["hell"][s]:
-            card = card_from_json(c)
-            hell[card] += 1
-            unseen[card] -= 1
-        state.hell_n[s] = sum(hell)
-    removed = state.removed
-    for c in view["removed"]:
-        card = card_from_json(c)
-        removed[card] += 1
-        unseen[card] -= 1
+def read_view(view: Mapping[str, Any]) -> CatopompView:
+    """The one reader of `private_view`'s keys (and `envelope` of the engine's)."""
     table = view["table"]
+    play: A.Play | None = None
     if table is not None:
-        play = A.parse_action(table["text"])
-        if not isinstance(play, A.Play):
+        action = A.parse_action(table["text"])
+        if not isinstance(action, A.Play):
             raise MalformedAction("the view's table is not a play")
-        state.table = play
-        state.table_owner = table["owner"]
-        state.threshold = play.strength
-        for card in play.table_cards:
-            unseen[card] -= 1
-    if seat is not None:
-        own = state.hands[seat]
-        for c in view["hand"]:
-            card = card_from_json(c)
-            own[card] += 1
-            unseen[card] -= 1
-    if state.phase > 1:  # cards are dealt: split the unseen cards among the other hands and the rest
-        pool = [c for c in range(SLOTS) for _ in range(unseen[c])]
-        rng.shuffle(pool)
-        at = 0
-        for s in range(players):
-            if s == seat:
-                continue
-            counts = state.hands[s]
-            for card in pool[at : at + hand_n[s]]:
-                counts[card] += 1
-            at += hand_n[s]
-        undealt = [0] * SLOTS
-        for card in pool[at:]:
-            undealt[card] += 1
-        state.undealt = undealt
-    centre = state.centre
-    for face in view["dice"]["centre"]:
-        centre[face] += 1
-    state.used = [tuple(u) for u in view["dice"]["used"]]
-    state.spare_holders = tuple(view["spare_holders"])
-    spare = [f or 0 for f in view["dice"]["spare"]]
-    to_move = view["to_move"]
-    if state.phase == SPARE:
-        state.spare_pending = tuple(to_move)
-        for s in state.spare_holders:
-            if s != seat and s not in state.spare_pending:
-                spare[s] = 1 + int(rng.random() * 6)
-    state.spare = spare
-    state.passed = sum(1 << s for s in view["passed"])
-    state.current = view["current"] if view["current"] is not None else -1
-    state.transfer_to = view["transfer_to"] if view["transfer_to"] is not None else -1
-    state.last_round = None if view.get("last_round") is None else Shown(view["last_round"])
-    return state
+        play = action
+    dice = view["dice"]
+    return CatopompView(
+        **envelope(view),
+        round=view["round"],
+        start_player=view["start_player"],
+        phase=PHASE_NAMES.index(view["phase"]),
+        current=view["current"],
+        hand_counts=tuple(view["hand_counts"]),
+        hell=tuple(tuple(map(card_from_json, cards)) for cards in view["hell"]),
+        table=play,
+        table_owner=None if table is None else table["owner"],
+        centre=tuple(dice["centre"]),
+        used=tuple(map(tuple, dice["used"])),
+        spare=tuple(dice["spare"]),
+        spare_holders=tuple(view["spare_holders"]),
+        boost_used=tuple(view["boost_used"]),
+        gems=tuple(view["gems"]),
+        out=tuple(view["out"]),
+        passed=tuple(view["passed"]),
+        transfer_to=view["transfer_to"],
+        removed=tuple(map(card_from_json, view["removed"])),
+        hand=tuple(map(card_from_json, view.get("hand", ()))),
+        last_round=view["last_round"],
+        prompt=view["prompt"],
+        goal=view["goal"],
+    )

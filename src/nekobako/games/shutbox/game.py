@@ -14,6 +14,7 @@ from ...engine import CHANCE, BadRecord, Event, Game, NekobakoError, Options, Op
 from .actions import Action, parse_action
 from .options import OPTION_SPECS
 from .state import ShutState
+from .view import ShutView, read_view
 
 MESSAGES: dict[str, tuple[str, str]] = {
     "start": ("{who} starts.", "{who}がスタートプレイヤーです。"),
@@ -81,10 +82,14 @@ class ShutTheBox(Game[Action, ShutState]):
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
 
+    def read_view(self, view: Mapping[str, Any]) -> ShutView:
+        return read_view(view)
+
     def determinize(self, view: Mapping[str, Any], rng: random.Random) -> ShutState:
         """Exact: nothing is hidden, so replay the view's history (rng is not needed)."""
-        state = self.new_game(view["players"], view["options"])
-        for index, (seat, text) in enumerate(view["history"]):
+        seen = read_view(view)
+        state = self.new_game(seen.players, seen.options)
+        for index, (seat, text) in enumerate(seen.history):
             try:
                 state.apply(CHANCE if seat == CHANCE else seat, self.parse_action(text))
             except NekobakoError as exc:
