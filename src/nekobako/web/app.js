@@ -23,7 +23,9 @@ function route() {
   return { page: "lobby" };
 }
 
-async function show() {
+// `moved`: the person went to another page of this one (not the first load): the focus goes to the
+// new page's heading, so keyboard and screen-reader users start there instead of at <body>.
+async function show(moved = false) {
   if (unmount) unmount();
   unmount = null;
   clear(main);
@@ -33,6 +35,7 @@ async function show() {
     const module = await import(`./${where.page}.js`);
     clear(main);
     unmount = module.mount(main, where) || null;
+    if (moved) main.querySelector("h1")?.focus();
   } catch (err) {
     clear(main);
     main.append(h("p", { class: "error" }, t("app.error", { message: err.message || err })));
@@ -90,7 +93,7 @@ function renderNav() {
 
 onLangChange(renderNav);
 onUserChange(renderNav);
-window.addEventListener("hashchange", show);
+window.addEventListener("hashchange", () => show(true));
 
 renderNav();
 loadUser().finally(show);

@@ -63,10 +63,53 @@ export function replaceKeepingFocus(el, ...children) {
   }
 }
 
-// Show a short message at the bottom of the screen (errors from the server, confirmations).
+// The page's one live region (index.html #announcer): what a screen reader should hear, said once.
+// Each announcement is a new line replacing the last, so the same words can be said again later.
+export function announce(text) {
+  const region = document.getElementById("announcer");
+  if (!region || !text) return;
+  region.replaceChildren(h("p", {}, text));
+}
+
+// A group of buttons that is one Tab stop (a hand of cards, a row of tiles): the arrow keys, Home
+// and End move among its enabled buttons. `current` (a data-key) is the button Tab reaches, else
+// the pressed one, else the first; `remember(key)` keeps the place across redraws.
+const STEPS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: "first", End: "last" };
+export function roving(group, current = null, remember = null) {
+  const enabled = () => [...group.querySelectorAll("button:not(:disabled)")];
+  const mark = (chosen) => {
+    for (const b of group.querySelectorAll("button")) b.tabIndex = b === chosen ? 0 : -1;
+    if (chosen) remember?.(chosen.dataset.key);
+  };
+  const list = enabled();
+  mark(
+    list.find((b) => b.dataset.key === current) ||
+      list.find((b) => b.getAttribute("aria-pressed") === "true") ||
+      list[0],
+  );
+  group.addEventListener("keydown", (e) => {
+    const step = STEPS[e.key];
+    const all = enabled();
+    const at = all.indexOf(document.activeElement);
+    if (step === undefined || at < 0) return;
+    e.preventDefault();
+    const next =
+      step === "first" ? all[0] : step === "last" ? all[all.length - 1] : all[(at + step + all.length) % all.length];
+    mark(next);
+    next.focus();
+  });
+  group.addEventListener("focusin", (e) => {
+    if (e.target.matches("button")) mark(e.target);
+  });
+  return group;
+}
+
+// Show a short message at the bottom of the screen (errors from the server, confirmations); the
+// live region says it.
 let toastTimer = null;
 export function toast(message, kind = "info") {
   const box = document.getElementById("toast");
+  announce(message);
   if (!box) return;
   box.textContent = message;
   box.className = `toast show ${kind}`;

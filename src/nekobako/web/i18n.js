@@ -215,6 +215,7 @@ const STRINGS = {
     "catbox.observed": "observed",
     "catbox.paradoxShort": "paradox",
     "table.summaryTitle": "Round {n} is over",
+    "table.roundBest": "Round {n} is over: best this round, {names}.",
     "table.close": "Close",
     "catbox.legend": "◆ observed token · ◆ (grey) blocker · a letter: that player's token · ★ red is trump",
     "catbox.playersLegend":
@@ -555,6 +556,7 @@ const STRINGS = {
     "catbox.observed": "調査済み",
     "catbox.paradoxShort": "パラドックス",
     "table.summaryTitle": "第{n}ラウンド終了",
+    "table.roundBest": "第{n}ラウンド終了：このラウンドの最高は{names}。",
     "table.close": "閉じる",
     "catbox.legend": "◆ 調査済トークン · ◆（灰色）ブロック · 文字：そのプレイヤーのトークン · ★ 赤は切り札",
     "catbox.playersLegend":

@@ -541,9 +541,14 @@ export function mount(root) {
     if (!document.hidden) refresh();
   }, POLL_MS);
   const offLang = onLangChange(renderAll);
-  const offUser = onUserChange(() => {
+  const offUser = onUserChange((user) => {
+    const active = document.activeElement;
+    const move = !active || active === document.body || !active.isConnected || accountBox.contains(active);
     renderAll();
     refresh();
+    // signed in: the account form is gone, the focus goes on to creating a table; signed out
+    // (the top bar's button is gone): to the guest name
+    if (move) document.getElementById(user ? "create-game" : "guest-name")?.focus();
   });
   return () => {
     clearInterval(timer);

@@ -2,7 +2,7 @@
 // from the view the server sends over the WebSocket), the results and the replay link after.
 import * as api from "./api.js";
 import { loadGame } from "./games/index.js";
-import { h, replaceKeepingFocus, toast } from "./dom.js";
+import { announce, h, replaceKeepingFocus, toast } from "./dom.js";
 import { joinNames, onLangChange, pick, t } from "./i18n.js";
 import { currentUser, onUserChange } from "./session.js";
 import { phaseSection, rulesButton } from "./rules.js";
@@ -35,7 +35,8 @@ export function mount(root, { id }) {
   };
 
   const header = h("header", { class: "table-header" });
-  const status = h("div", { class: "turn-line", role: "status", "aria-live": "polite", "data-testid": "turn" });
+  // drawn on every message, so not a live region: the announcer says what is new (announceNews)
+  const status = h("div", { class: "turn-line", "data-testid": "turn" });
   const promptLine = h("p", { class: "prompt-line", "data-testid": "prompt" });
   const clockBox = h("div", { class: "clock", "data-testid": "clock" });
   const board = h("section", { class: "game-area", "data-testid": "game" });
@@ -132,6 +133,7 @@ export function mount(root, { id }) {
   }
 
   async function onState(msg) {
+    const before = state.view;
     dispatch({ type: "state", msg, now: Date.now() / 1000 });
     if (!page.info) page.info = await api.gameInfo(msg.table.game).catch(() => null);
     if (!page.module) page.module = await loadGame(msg.table.game);
@@ -153,6 +155,27 @@ export function mount(root, { id }) {
         .catch(() => {});
     }
     render();
+    announceNews(before, state.view);
+  }
+
+  const isMine = (view) =>
+    Boolean(
+      view && !view.over && Array.isArray(view.to_move) && view.to_move.includes(state.table?.you) && view.legal.length,
+    );
+
+  // What a screen reader hears after a message, once: the game's news (a trick or a round won, by
+  // whom), then "your turn" when the move comes to this person, or the winners when the game ends.
+  function announceNews(before, view) {
+    if (!view) return;
+    const said = before && page.module?.news ? page.module.news(before, view, names()) : [];
+    if (view.over && !before?.over) {
+      const winners = (view.winners || []).map((s) => names()[s]);
+      said.push(
+        `${t("table.over")}.`,
+        t(winners.length > 1 ? "table.winners" : "table.winner", { names: joinNames(winners) }),
+      );
+    } else if (isMine(view) && !isMine(before)) said.push(t("table.yourTurn"));
+    announce(said.join(" "));
   }
 
   // Keyboard players keep their place: the control they pressed is disabled or gone after a move,
@@ -164,17 +187,33 @@ export function mount(root, { id }) {
   document.addEventListener("keydown", onKeyDown, true);
   document.addEventListener("pointerdown", onPointerDown, true);
 
-  function refocusBoard() {
-    if (!page.refocus || state.sending) return;
-    const lost = !document.activeElement || document.activeElement === document.body;
-    if (lost) {
-      // the first enabled control that can take the focus (not one inside a closed <details>)
-      for (const button of board.querySelectorAll("button:not(:disabled)")) {
-        button.focus();
-        if (document.activeElement === button) break;
+  // Where the focus goes when the control that had it is gone (a move answered, a bot added, the
+  // game started or over): the results' heading when they just appeared; else the board's next
+  // control — Start, the hand's Tab stop, the move's controls, any enabled button; else the page's
+  // heading, where it waits for this person's next turn if they play by keyboard.
+  const NEXT_CONTROLS = [
+    "[data-key=start]:not(:disabled)",
+    '[data-first-stop] button:not(:disabled):not([tabindex="-1"])',
+    "[data-testid=controls] button:not(:disabled)",
+    "button:not(:disabled), select:not(:disabled)",
+  ];
+  function focusNext(wasHere, overNow) {
+    const active = document.activeElement;
+    const lost = !active || active === document.body || !active.isConnected;
+    const parked = page.refocus && active?.dataset?.key === "title"; // waiting for a keyboard player's turn
+    if (!(lost && (wasHere || page.refocus)) && !parked) return;
+    if (state.sending) return;
+    const targets = overNow
+      ? [resultsBox.querySelector("h2")]
+      : NEXT_CONTROLS.flatMap((q) => [...board.querySelectorAll(q)]);
+    for (const target of targets) {
+      target?.focus();
+      if (target && document.activeElement === target) {
+        page.refocus = false;
+        return;
       }
     }
-    if (document.activeElement !== document.body) page.refocus = false; // on the board, or elsewhere by choice
+    if (lost) header.querySelector("h1")?.focus();
   }
 
   // Send one action (a string taken from `legal`).
@@ -212,7 +251,7 @@ export function mount(root, { id }) {
     const me = tbl && tbl.you !== null && tbl.you !== undefined ? tbl.you : null;
     replaceKeepingFocus(
       header,
-      h("h1", {}, title),
+      h("h1", { tabindex: "-1", "data-key": "title" }, title),
       h(
         "p",
         { class: "muted" },
@@ -338,7 +377,6 @@ export function mount(root, { id }) {
           })
         : null;
     replaceKeepingFocus(board, summary, page.module.render(view, ctx));
-    refocusBoard();
   }
 
   function renderSide() {
@@ -447,12 +485,15 @@ export function mount(root, { id }) {
 
   function render() {
     if (state.notFound) return showNotFound(); // e.g. the language switched
+    const wasHere = layout.contains(document.activeElement);
+    const overBefore = !resultsBox.hidden;
     renderHeader();
     renderStatus();
     renderResults();
     renderBoard();
     renderSide();
     chatBox.render();
+    focusNext(wasHere, !overBefore && !resultsBox.hidden);
   }
 
   const tick = setInterval(renderClock, 1000);
@@ -543,7 +584,7 @@ export function resultsPanel(view, results, names, id) {
   return h(
     "div",
     { class: "results-inner" },
-    h("h2", {}, t("table.over")),
+    h("h2", { tabindex: "-1", "data-key": "results-title" }, t("table.over")),
     h(
       "p",
       { class: "winners" },

@@ -3,8 +3,8 @@
 // current trick with declared colours, and your hand. Controls come only from `legal`:
 // a hand card is offered when some legal action names its number; after choosing a card the
 // colours offered are those with a legal `play N colour` (also clickable on the board).
-import { h, svg } from "../dom.js";
-import { has, t } from "../i18n.js";
+import { h, roving, svg } from "../dom.js";
+import { has, joinNames, t } from "../i18n.js";
 import { breakdownTable, CHANCE, playerDot } from "./common.js";
 
 export function roundText(view) {
@@ -51,6 +51,27 @@ const spoken = (text) => h("span", { class: "sr-only" }, text);
 export function eventValue(key, value) {
   if (key === "colour" && has(`catbox.colour.${value}`)) return colourName(value); // the colours are the view's layout rows
   return undefined;
+}
+
+// What a screen reader is told after a message (table.js announces it once): a trick won (or a
+// paradox), and a round over with its best scorers.
+export function news(before, view, names) {
+  const out = [];
+  const trickWords = (last) =>
+    last.winner !== null && last.winner !== undefined
+      ? t("catbox.trickWon", { name: names[last.winner], n: last.trick })
+      : t("catbox.trickParadox", { name: names[last.paradox], n: last.trick });
+  const round = view.last_round;
+  const newRound = round && round.round !== before.last_round?.round;
+  const trickKey = (v) => (v.last_trick ? `${v.round}:${v.last_trick.trick}` : null);
+  if (view.last_trick && trickKey(view) !== trickKey(before)) out.push(trickWords(view.last_trick));
+  else if (newRound && round.last_trick) out.push(trickWords(round.last_trick));
+  if (newRound) {
+    const best = Math.max(...round.seats.map((s) => s.points));
+    const seats = round.seats.flatMap((s, seat) => (s.points === best ? [names[seat]] : []));
+    out.push(t("table.roundBest", { n: round.round, names: joinNames(seats) }));
+  }
+  return out;
 }
 
 // The event that begins a round, for the log's round headings.
@@ -129,13 +150,7 @@ function researchBoard(view, ctx, playsForChosen, act, board = view.board, title
     h(
       "tr",
       { class: `row-${colour}` },
-      h(
-        "th",
-        { scope: "row", class: `suit suit-${colour}` },
-        suitMark(colour),
-        colourName(colour),
-        colour === "red" ? " ★" : "",
-      ),
+      h("th", { scope: "row", class: `suit suit-${colour}` }, suitMark(colour), colourName(colour)),
       layout.numbers[r].map((n, c) => {
         const cell = board[r][c];
         const play = legalCells.get(`${colour}:${n}`);
@@ -145,7 +160,7 @@ function researchBoard(view, ctx, playsForChosen, act, board = view.board, title
           content = "";
           label = t("catbox.cellEmpty", { colour: colourName(colour), n });
         } else if (cell === "observed" || cell === "blocker") {
-          content = h("span", { class: `token neutral ${cell}` });
+          content = h("span", { class: `token neutral ${cell}` }, "◆");
           label = t("catbox.cellOf", { colour: colourName(colour), n, who: t(`catbox.${cell}`) });
         } else {
           content = h(
@@ -577,7 +592,12 @@ function handArea(view, ctx, legal, chosen, playsForChosen, act) {
         ? h("span", { class: "small muted" }, ` · ${t("catbox.yourDiscard", { n: view.discard })}`)
         : null,
     ),
-    h("div", { class: "hand" }, cards),
+    // one Tab stop (arrow keys move along the hand); the chosen card's choices come next
+    roving(
+      h("div", { class: "hand", role: "toolbar", "aria-label": t("catbox.hand"), "data-first-stop": "" }, cards),
+      ctx.ui.handKey,
+      (key) => (ctx.ui.handKey = key),
+    ),
     h("div", { class: "controls", "data-testid": "controls" }, controls),
   );
 }

@@ -2,7 +2,7 @@
 // central / used / spare dice, soul gems. A play is built by selecting cards (all from the hand or
 // all from your hell) and dice; the client parses the `legal` strings and offers only what some
 // legal play contains, and the play buttons are exactly the legal strings matching the selection.
-import { h } from "../dom.js";
+import { h, roving } from "../dom.js";
 import { t } from "../i18n.js";
 import { breakdownTable, CHANCE, dieFace, playerDot } from "./common.js";
 
@@ -19,6 +19,13 @@ export function cardName(card) {
   if (card === "M") return t("catopomp.mitch");
   if (card === "C") return t("catopomp.catleton");
   return String(card);
+}
+
+// What a screen reader is told after a message: a round over, with who lost a soul gem.
+export function news(before, view, names) {
+  const round = view.last_round;
+  if (!round || round.round === before.last_round?.round) return [];
+  return [`${t("table.summaryTitle", { n: round.round })}.`, t("catopomp.lostGem", { name: names[round.loser] })];
 }
 
 // The event that begins a round, for the log's round headings.
@@ -423,12 +430,23 @@ function hellAreas(view, ctx, selecting, ui, canAdd, toggle) {
           h("span", { class: "small muted" }, t("catopomp.cards", { n: view.hand_counts[seat] })),
           badges,
         ),
-        h(
-          "div",
-          { class: "hell-row" },
-          h("span", { class: "small muted" }, `${t("catopomp.hell")}:`),
-          cards.length ? cards : h("span", { class: "muted" }, "—"),
-        ),
+        mine && selecting
+          ? roving(
+              h(
+                "div",
+                { class: "hell-row", role: "toolbar", "aria-label": t("catopomp.hellOf", { name: ctx.names[seat] }) },
+                h("span", { class: "small muted" }, `${t("catopomp.hell")}:`),
+                cards.length ? cards : h("span", { class: "muted" }, "—"),
+              ),
+              ui.hellKey,
+              (key) => (ui.hellKey = key),
+            )
+          : h(
+              "div",
+              { class: "hell-row" },
+              h("span", { class: "small muted" }, `${t("catopomp.hell")}:`),
+              cards.length ? cards : h("span", { class: "muted" }, "—"),
+            ),
         ctx.replay && view.hands
           ? h(
               "div",
@@ -554,7 +572,11 @@ function myArea(view, ctx, legal, selecting, ui, canAdd, toggle, matches, nothin
     "section",
     { class: "my-hand", "aria-label": t("catopomp.hand"), "data-testid": "hand" },
     h("h2", {}, t("catopomp.hand")),
-    h("div", { class: "hand" }, cards),
+    roving(
+      h("div", { class: "hand", role: "toolbar", "aria-label": t("catopomp.hand"), "data-first-stop": "" }, cards),
+      ui.handKey,
+      (key) => (ui.handKey = key),
+    ),
     h("div", { class: "controls", "data-testid": "controls" }, controls),
   );
 }

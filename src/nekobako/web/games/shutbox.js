@@ -2,8 +2,8 @@
 // built only from `legal`: the roll buttons are the `roll` / `roll 1` strings; a tile can be
 // selected only when some legal `shut …` contains the selection plus that tile, and the shut
 // button appears when the selection is exactly a legal `shut …`.
-import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { h, roving } from "../dom.js";
+import { joinNames, t } from "../i18n.js";
 import { breakdownTable, CHANCE, dieFace } from "./common.js";
 
 export function roundText(view) {
@@ -12,6 +12,16 @@ export function roundText(view) {
 
 export function scoreLabel() {
   return t("shutbox.totalPenalty");
+}
+
+// What a screen reader is told after a message: a round over, with the lowest penalty.
+export function news(before, view, names) {
+  const round = view.last_round;
+  if (!round || round.round === before.last_round?.round) return [];
+  const penalties = round.seats.map((s) => (s.shut ? 0 : s.penalty)).filter((p) => p !== null && p !== undefined);
+  const best = Math.min(...penalties);
+  const seats = round.seats.flatMap((s, seat) => ((s.shut ? 0 : s.penalty) === best ? [names[seat]] : []));
+  return [t("table.roundBest", { n: round.round, names: joinNames(seats) })];
 }
 
 // For the log's round headings: round 1 begins with the start player, the next one after a round is
@@ -75,7 +85,13 @@ export function render(view, ctx) {
 
   const order = boardOrder(view, me);
   const boards = order.map((seat) =>
-    playerBoard(view, ctx, seat, seat === me && canShut, { selected, selectable, toggle }),
+    playerBoard(view, ctx, seat, seat === me && canShut, {
+      selected,
+      selectable,
+      toggle,
+      focusKey: ui.tileKey,
+      remember: (key) => (ui.tileKey = key),
+    }),
   );
 
   let controls = null;
@@ -297,7 +313,23 @@ function playerBoard(view, ctx, seat, interactive, sel) {
       h("span", { class: "score" }, `${t("shutbox.totalPenalty")}: ${view.scores[seat]}`),
       badges,
     ),
-    h("div", { class: "tiles", style: { "--n": view.tiles } }, tiles),
+    interactive
+      ? roving(
+          h(
+            "div",
+            {
+              class: "tiles",
+              style: { "--n": view.tiles },
+              role: "toolbar",
+              "aria-label": t("shutbox.board", { name: ctx.names[seat] }),
+              "data-first-stop": "",
+            },
+            tiles,
+          ),
+          sel.focusKey,
+          sel.remember,
+        )
+      : h("div", { class: "tiles", style: { "--n": view.tiles } }, tiles),
     h(
       "div",
       { class: "dice-row", role: "group", "aria-label": t("shutbox.dice") },
