@@ -133,18 +133,14 @@ def test_event_words_from_the_engine_templates(new_page):
     words = page.evaluate(
         """async () => {
         const w = await import('/static/words.js');
-        const catbox = await import('/static/games/catbox.js');
         const i18n = await import('/static/i18n.js');
-        const info = {messages: {
-          trick_won: {en: '{who} wins trick {trick} with {colour} {number}',
-                      ja: '{who}が{colour}の{number}でトリック{trick}を獲得'},
-          game_over: {en: 'Game over: {winners} won', ja: 'ゲーム終了：勝者 {winners}'}}};
+        const info = {name: 'catbox'};
         const names = ['Ann', 'Bo', 'Cy'];
         const say = () => [
-          w.describeEvent({kind: 'trick_won', seat: 1, data: {trick: 2, number: 5, colour: 'red'}},
-                          info, names, catbox),
-          w.describeEvent({kind: 'game_over', seat: null, data: {winners: [0, 2]}}, info, names, catbox),
-          w.describeEvent({kind: 'spares_set', seat: null, data: {faces: {'0': 4}}}, null, names, catbox),
+          w.describeEvent({kind: 'trick_won', seat: 1, data: {trick: 2, number: 5, colour: 'red'}}, info, names),
+          w.describeEvent({kind: 'game_over', seat: null, data: {winners: [0, 2]}}, info, names),
+          w.describeEvent({kind: 'spares_set', seat: null, data: {faces: {'0': 4}}}, null, names),
+          w.describeEvent({kind: 'trick_won', seat: 1, data: {trick: 2, number: 5, colour: 'red'}}, info, names, 1),
         ];
         const en = say();
         i18n.setLang('ja');
@@ -156,5 +152,7 @@ def test_event_words_from_the_engine_templates(new_page):
     assert words[0] == "Bo wins trick 2 with red 5"
     assert words[1] == "Game over: Ann and Cy won"
     assert words[2] == "spares set (faces Ann: 4)"  # no template: still readable
-    assert words[3] == "Boが赤の5でトリック2を獲得"
-    assert words[4] == "ゲーム終了：勝者 Ann、Cy"
+    assert words[3] == "You win trick 2 with red 5"  # the reader's own trick, in the second person
+    assert words[4] == "Boが赤の5でトリック2を獲得"
+    assert words[5] == "ゲーム終了：勝者 Ann、Cy"
+    assert words[7] == "あなたが赤の5でトリック2を獲得"

@@ -7,14 +7,14 @@ import random
 
 import pytest
 
-from nekobako.engine import CHANCE, Event, get_game, random_step
+from nekobako.engine import CHANCE, get_game, random_step
 
 TABLES = [("shutbox", 1, {}), ("shutbox", 3, {"simultaneous": True}), ("catbox", 2, {}), ("catbox", 4, {})]
 TABLES += [("catopomp", 2, {}), ("catopomp", 3, {"casual": True})]
 
 
 def words(game, message, lang: str) -> str:
-    return game.describe(Event(message["kind"], message["seat"], message["data"]), lang, ["Ann", "Bob", "Cy", "Dee"])
+    return game.describe_prompt(message, lang, ["Ann", "Bob", "Cy", "Dee"])
 
 
 @pytest.mark.parametrize(("name", "players", "options"), TABLES)

@@ -26,7 +26,7 @@ def test_the_glossary_refuses_something() -> None:
 
 def test_no_refused_word_reaches_a_player() -> None:
     words = refused_words()
-    sources = [p for p in PACKAGE.rglob("*") if p.suffix in (".py", ".js", ".md", ".html") and p.is_file()]
+    sources = [p for p in PACKAGE.rglob("*") if p.suffix in (".py", ".js", ".md", ".html", ".po") and p.is_file()]
     found = []
     for path in sources:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):

@@ -6,12 +6,12 @@ from __future__ import annotations
 import importlib
 import random
 import re
-from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
 
 from nekobako.engine import game_names, get_game
+from nekobako.i18n import catalogue, text
 from nekobako.rules import LANGS, RulesNotFound, load, parse, phase_section
 from nekobako.rules.html import render_body, render_page
 
@@ -20,10 +20,8 @@ CODE_BLOCK = re.compile(r"^(?:> )?```text\n(.*?)^(?:> )?```", re.S | re.M)
 
 
 def _lobby_option_names(lang: str) -> dict[str, str]:
-    """The option names the lobby shows (`opt.*` in web/i18n.js), so the rules use the same words."""
-    source = (Path(__file__).resolve().parents[2] / "src" / "nekobako" / "web" / "i18n.js").read_text(encoding="utf-8")
-    en, ja = source.split("\n  ja: {", 1)
-    return dict(re.findall(r'"opt\.(\w+)": "([^"]+)"', ja if lang == "ja" else en))
+    """The option names the lobby shows (`opt.*` in the catalogue), so the rules use the same words."""
+    return {key[4:]: text(key, lang) for key in catalogue().keys("opt.")}
 
 
 def _phases(game: str) -> tuple[str, ...]:

@@ -217,7 +217,7 @@ def test_digits_game_lasts_a_fixed_number_of_rounds(length, n):
 def test_digits_tie_shares_the_win():
     state = play(["start 1", *[a for _ in range(4) for a in (*turn(1, SMALL), *turn(0, SMALL))]], scoring="digits")
     assert state.winners() == [0, 1]
-    assert GAME.describe(state.events[-1]) == "Game over — winner(s): Seat 0, Seat 1."
+    assert GAME.describe(state.events[-1]) == "Game over — winners: Seat 0 and Seat 1."
 
 
 # -- shutting the box ------------------------------------------------------------------------------

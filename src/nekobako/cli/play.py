@@ -26,7 +26,6 @@ from rich.text import Text
 from ..engine import (
     CHANCE,
     BadRecord,
-    Event,
     IllegalAction,
     MalformedAction,
     NekobakoError,
@@ -158,7 +157,7 @@ class TerminalGame:
         events = self.state.events
         for event in events[self.events_shown :]:
             try:
-                line = self.game.describe(event, self.lang, self.names)
+                line = self.game.describe(event, self.lang, self.names, self.seat)
             except (KeyError, IndexError, ValueError):
                 line = event.kind
             self.console.print(Text("  · " + line, style="italic"))
@@ -174,7 +173,7 @@ class TerminalGame:
         message = self.state.view(self.seat).get(key)
         if not message:
             return ""
-        return self.game.describe(Event(message["kind"], message["seat"], message["data"]), self.lang, self.names)
+        return self.game.describe_prompt(message, self.lang, self.names, self.seat)
 
     def show_board(self) -> None:
         self.console.rule()

@@ -1,5 +1,6 @@
 """The engine contract: games, states, options, records. Pure Python, no I/O."""
 
+from ..i18n.events import seat_name
 from .errors import BadRecord, IllegalAction, InvalidOptions, MalformedAction, NekobakoError, UnknownGame
 from .game import (
     CHANCE,
@@ -14,7 +15,6 @@ from .game import (
     check_text,
     envelope,
     is_number,
-    seat_name,
 )
 from .options import Options, OptionSpec, parse_option_text, parse_options
 from .playout import play_out, random_playout, random_step

@@ -19,6 +19,9 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, NoReturn, TypeVar
 
+from ..i18n import catalogue
+from ..i18n.events import describe
+from ..i18n.message import words
 from .errors import IllegalAction, InvalidOptions, MalformedAction
 from .options import Options, OptionSpec, parse_options
 
@@ -229,7 +232,6 @@ class Game(ABC, Generic[A, S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
-    messages: ClassVar[Mapping[str, tuple[str, str]]] = {}  # event kind -> (en, ja) templates
     search: ClassVar[SearchHints] = SearchHints()
 
     # -- options -------------------------------------------------------------------------------
@@ -282,14 +284,37 @@ class Game(ABC, Generic[A, S]):
         return SeatView(**envelope(view))
 
     # -- words -----------------------------------------------------------------------------------
-    def describe(self, event: Event, lang: str = "en", names: Sequence[str] | None = None) -> str:
-        """An event in words. Templates may use `{who}` (the event's seat) and the event's data."""
-        templates = self.messages.get(event.kind)
-        if templates is None:
-            return event.kind
-        template = templates[1] if lang == "ja" else templates[0]
-        who = "" if event.seat is None else seat_name(event.seat, lang, names)
-        return template.format(who=who, **event.data)
+    # A game's words are in its folder's `messages.po` (`<game>.event.<kind>` for events,
+    # `<game>.prompt.<kind>` for a view's prompt and goal, `<game>.refusal.*` for refusals), put in
+    # words by `nekobako.i18n`; the browser fills the same templates by the same rule (web/words.js).
+    def describe(
+        self, event: Event, lang: str = "en", names: Sequence[str] | None = None, viewer: int | None = None
+    ) -> str:
+        """An event in words for the reader at seat `viewer` (second person when it is theirs)."""
+        return describe(self.name, "event", event.kind, event.seat, event.data, lang, names, viewer)
+
+    def describe_prompt(
+        self,
+        message: Mapping[str, Any],
+        lang: str = "en",
+        names: Sequence[str] | None = None,
+        viewer: int | None = None,
+    ) -> str:
+        """A view's `prompt` or `goal` (`{kind, seat, data}`) in words."""
+        return describe(
+            self.name, "prompt", message["kind"], message.get("seat"), message.get("data") or {}, lang, names, viewer
+        )
+
+    @property
+    def messages(self) -> dict[str, tuple[str, str]]:
+        """Event and prompt kind → (English, Japanese) template, from the catalogue (`/api/games`)."""
+        out: dict[str, tuple[str, str]] = {}
+        for family in ("event", "prompt"):
+            prefix = f"{self.name}.{family}."
+            for key in catalogue().keys(prefix):
+                if not key.endswith(".you"):
+                    out[key[len(prefix) :]] = (words(key, "en") or "", words(key, "ja") or "")
+        return out
 
     def describe_options(self) -> list[dict[str, Any]]:
         return [spec.describe() for spec in self.option_specs]
@@ -435,13 +460,6 @@ class State(ABC, Generic[A]):
             seed=seed,
             actions=[format_entry(s, a) for s, a in self.history],
         )
-
-
-def seat_name(seat: int, lang: str = "en", names: Sequence[str] | None = None) -> str:
-    """A seat in event text: the player's name when the caller knows it, else `Seat 2` / `席2`."""
-    if names:
-        return names[seat]
-    return f"席{seat}" if lang == "ja" else f"Seat {seat}"
 
 
 def is_number(word: str) -> bool:

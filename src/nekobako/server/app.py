@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 
 from ..store import open_database
-from . import auth, chat, lobby, openapi, pages, play, players
+from . import auth, catalogue, chat, lobby, openapi, pages, play, players
 from .auth import Throttles
 from .errors import ApiError, api_error_handler, database_error_handler, http_error_handler
 from .guards import Guards
@@ -46,6 +46,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
     return Starlette(
         routes=[
             *auth.routes,
+            *catalogue.routes,
             *lobby.routes,
             *openapi.routes,
             *play.routes,

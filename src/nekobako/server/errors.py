@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from enum import IntEnum
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -10,6 +11,20 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 log = logging.getLogger("nekobako.server")
 CODES = {404: "not_found", 405: "bad_request", 413: "bad_request"}
+
+
+class CloseCode(IntEnum):
+    """Why the server closes a table's WebSocket: named once here; the browser reads them from
+    `/api/catalogue` (`close_codes`) instead of writing the numbers again. 4xxx are ours (the HTTP
+    status they echo), 10xx the WebSocket standard's."""
+
+    POLICY = 1008  # the client sent faster than it read (too many unread messages)
+    TOO_BIG = 1009  # a frame larger than the server reads (uvicorn closes with it)
+    INTERNAL = 1011  # the server failed; reconnecting is safe
+    LOGGED_OUT = 4401  # the session logged out elsewhere: this socket may not watch on its behalf
+    FOREIGN_ORIGIN = 4403  # the page that opened the socket is not this site's
+    NO_TABLE = 4404  # there is no such table
+    TOO_MANY_WATCHERS = 4429  # too many anonymous watchers: log in or play as a guest
 
 
 class ApiError(Exception):

@@ -334,6 +334,23 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
     ),
     (
         "get",
+        "/api/catalogue",
+        "Every message of the interface in every language (keys as in docs/i18n.md) and the WebSocket close codes",
+        None,
+        200,
+        {
+            "type": "object",
+            "required": ["langs", "en", "ja", "close_codes"],
+            "properties": {
+                "langs": {"type": "array", "items": {"type": "string"}},
+                "en": {"type": "object", "description": "key -> text, or [one, other] plural forms"},
+                "ja": {"type": "object", "description": "key -> text, or [text] (one plural form)"},
+                "close_codes": {"type": "object", "additionalProperties": {"type": "integer"}},
+            },
+        },
+    ),
+    (
+        "get",
         "/api/tables",
         "One page of tables, newest first, filtered by status, game and free seats",
         None,

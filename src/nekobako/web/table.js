@@ -309,7 +309,7 @@ export function mount(root, { id }) {
           t("table.turnOfMany", { names: joinNames(seats.map((s) => nm[s])) });
     }
     const round = view && page.module?.roundText ? page.module.roundText(view) : "";
-    const prompt = view && !view.over ? describeMessage(view.prompt, page.info, names(), page.module) : "";
+    const prompt = view && !view.over ? describeMessage(view.prompt, page.info, names(), view.seat ?? null) : "";
     replaceKeepingFocus(
       promptLine,
       prompt ? h("span", { class: mine ? "mine" : null }, mine ? "▶ " : "", prompt) : null,
@@ -387,7 +387,11 @@ export function mount(root, { id }) {
     replaceKeepingFocus(
       side,
       h("h2", {}, t("table.scores")),
-      h("p", { class: "goal small", "data-testid": "goal" }, describeMessage(view.goal, page.info, nm, page.module)),
+      h(
+        "p",
+        { class: "goal small", "data-testid": "goal" },
+        describeMessage(view.goal, page.info, nm, view.seat ?? null),
+      ),
       scoreTable(view, nm, page.module),
       h("h2", {}, t("table.log")),
       logPanel(entries, { previous: side.querySelector(".log") }),

@@ -1,58 +1,64 @@
 // The game log in words: recorded actions (history, redacted for the viewer) interleaved with the
-// engine's events. Event templates come from the server (`messages` of /api/games, the engine's
-// own en/ja words); actions are put in words by each game module's `describeAction`.
+// engine's events. Events, prompts and goals are worded from the catalogue (`<game>.event.<kind>`,
+// `<game>.prompt.<kind>`, the game's messages.po) by the same rule as nekobako.i18n.events in
+// Python (tests/i18n checks both give the same words); actions by each game module's
+// `describeAction`.
 import { CHANCE } from "./games/common.js";
-import { joinNames, lang, pick, t } from "./i18n.js";
+import { has, joinList, joinNames, lang, pick, t, valueText, you } from "./i18n.js";
 
+const SEAT_KEYS = new Set(["who", "seat", "to", "from", "owner", "winner", "loser", "leader", "target"]);
 const SEAT_LIST_KEYS = new Set(["winners", "seats", "losers", "players"]);
-const SEAT_KEYS = new Set(["owner", "to", "from", "winner", "loser", "leader", "target", "seat"]);
 
-function formatValue(key, value, names, module) {
-  const special = module?.eventValue ? module.eventValue(key, value) : undefined;
-  if (special !== undefined) return special;
-  if (Array.isArray(value)) {
-    if (SEAT_LIST_KEYS.has(key) && value.every((v) => Number.isInteger(v)))
-      return joinNames(value.map((s) => names[s] ?? s));
-    return value.map((v) => formatValue("", v, names, module)).join(lang === "ja" ? "、" : ", ");
-  }
-  if (typeof value === "object" && value !== null) {
-    return Object.entries(value)
-      .map(([k, v]) => {
-        // keys that are seat numbers ({"0": 4}) read as names
-        const label = /^\d+$/.test(k) ? `${names[Number(k)] ?? k}: ` : SEAT_KEYS.has(k) ? "" : `${k} `;
-        return `${label}${formatValue(k, v, names, module)}`;
-      })
-      .join(" ");
-  }
-  if (SEAT_KEYS.has(key) && Number.isInteger(value)) return names[value] ?? value;
-  if (value === null || value === undefined) return "—";
-  return String(value);
+export function seatName(seat, names) {
+  return names?.[seat] ?? t("words.seat", { n: seat });
 }
 
-export function describeEvent(event, info, names, module = null) {
-  const messages = info?.messages || {};
-  const template = messages[event.kind];
-  const who =
-    event.seat === null || event.seat === undefined ? "" : (names[event.seat] ?? t("table.seat", { n: event.seat }));
-  const data = event.data || {};
-  if (template) {
-    return pick(template).replace(/\{(\w+)\}/g, (all, key) => {
-      if (key === "who") return who;
-      if (key in data) return formatValue(key, data[key], names, module);
-      return all;
-    });
+function fieldText(game, key, value, names, viewer = null) {
+  if (SEAT_KEYS.has(key) && Number.isInteger(value))
+    return value === viewer ? t("words.reader") : seatName(value, names);
+  if (SEAT_LIST_KEYS.has(key) && Array.isArray(value) && value.every((v) => Number.isInteger(v)))
+    return value.length ? joinNames(value.map((s) => seatName(s, names))) : t("words.none");
+  if (value !== null && typeof value === "object" && !Array.isArray(value) && !("key" in value)) {
+    const keys = Object.keys(value);
+    if (keys.every((k) => /^\d+$/.test(k))) {
+      const colon = lang === "ja" ? "：" : ": ";
+      const pairs = keys.map((k) => `${seatName(Number(k), names)}${colon}${fieldText(game, "", value[k], names)}`);
+      return pairs.length ? joinList(pairs) : t("words.none");
+    }
   }
-  // No template from the server: the event's name and its facts, still readable.
+  if (Array.isArray(value) && value.length && value.every((v) => Number.isInteger(v))) return value.join(" ");
+  if (typeof value === "string" && has(`${game}.${key}.${value}`)) return t(`${game}.${key}.${value}`);
+  return valueText(value);
+}
+
+// An event ({kind, seat, data}) in words; `viewer` is the reader's seat (second person when the
+// event is theirs). `family`: "event", or "prompt" for a view's prompt and goal.
+export function describeEvent(event, info, names, viewer = null, family = "event") {
+  const game = info?.name;
+  const key = `${game}.${family}.${event.kind}`;
+  const data = event.data || {};
+  const who = event.seat === null || event.seat === undefined ? "" : seatName(event.seat, names);
+  if (has(key)) {
+    const params = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, fieldText(game, k, v, names, viewer)]));
+    params.who = who;
+    if (!("n" in data)) {
+      // plural forms count the seats listed ("winner" / "winners"), as nekobako.i18n.events
+      const list = Object.entries(data).find(([k, v]) => SEAT_LIST_KEYS.has(k) && Array.isArray(v));
+      params.n = list ? list[1].length : 1;
+    }
+    return t(you(key, event.seat !== null && event.seat !== undefined && event.seat === viewer), params);
+  }
+  // Not in the catalogue: the event's name and its facts, still readable.
   const facts = Object.entries(data)
-    .map(([k, v]) => `${k.replace(/_/g, " ")} ${formatValue(k, v, names, module)}`)
+    .map(([k, v]) => `${k.replace(/_/g, " ")} ${fieldText(game, k, v, names)}`)
     .join(", ");
   const what = event.kind.replace(/_/g, " ");
   return `${who ? `${who}: ` : ""}${what}${facts ? ` (${facts})` : ""}`;
 }
 
-// A view's `prompt` or `goal` ({kind, seat, data}) in words: the same catalogue as the events.
-export function describeMessage(message, info, names, module = null) {
-  return message ? describeEvent(message, info, names, module) : "";
+// A view's `prompt` or `goal` ({kind, seat, data}) in words, for the reader at `viewer`.
+export function describeMessage(message, info, names, viewer = null) {
+  return message ? describeEvent(message, info, names, viewer, "prompt") : "";
 }
 
 // Log entries, oldest first: {kind: "action"|"chance"|"event"|"notice"|"round", seat, text, index}.
@@ -80,7 +86,12 @@ export function buildLog(view, info, names, gameModule, notices = []) {
         if (last && last.kind === "chance" && last.index === ev.at - 1) out.splice(out.length - 1, 0, heading(round));
         else out.push(heading(round));
       }
-      out.push({ kind: "event", seat: ev.seat, text: describeEvent(ev, info, names, gameModule), eventKind: ev.kind });
+      out.push({
+        kind: "event",
+        seat: ev.seat,
+        text: describeEvent(ev, info, names, view.seat ?? null),
+        eventKind: ev.kind,
+      });
       const after = roundAfter(ev);
       if (after !== null && after !== undefined) nextRound = after;
     }

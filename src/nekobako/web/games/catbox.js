@@ -4,7 +4,7 @@
 // a hand card is offered when some legal action names its number; after choosing a card the
 // colours offered are those with a legal `play N colour` (also clickable on the board).
 import { h, roving, svg } from "../dom.js";
-import { has, joinNames, t } from "../i18n.js";
+import { joinNames, t } from "../i18n.js";
 import { breakdownTable, CHANCE, playerDot } from "./common.js";
 
 export function roundText(view) {
@@ -46,12 +46,6 @@ export function suitMark(colour, extra = null) {
 
 // Words only a screen reader reads (the suit of a card shown by fill and shape).
 const spoken = (text) => h("span", { class: "sr-only" }, text);
-
-// Event values worth translating (colour names inside the engine's messages).
-export function eventValue(key, value) {
-  if (key === "colour" && has(`catbox.colour.${value}`)) return colourName(value); // the colours are the view's layout rows
-  return undefined;
-}
 
 // What a screen reader is told after a message (table.js announces it once): a trick won (or a
 // paradox), and a round over with its best scorers.
