@@ -1,6 +1,7 @@
 """The browser client's files: `index.html` at `/`, `/replay/{id}`, `/table/{id}` and
-`/player/{name}` (the client routes itself), everything else under `/static/`.
-The client lives in `nekobako/web/` with no build step.
+`/player/{name}` (the client routes itself), everything else under `/static/` (assets.py:
+compressed, versioned, cached; the module graph preloaded). The client lives in `nekobako/web/`
+with no build step.
 `/rules/{game}?lang=ja` is a game's rules as a page of its own (rendered once from the package's
 Markdown), opened by the Rules buttons at `#the-current-phase`."""
 
@@ -9,22 +10,35 @@ from __future__ import annotations
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
 
 from ..rules import RulesNotFound
 from ..rules.html import render_page
 from . import requests as _requests  # noqa: F401  (registers the `{name:id}` path convertor)
+from .assets import IMMUTABLE, REVALIDATE, Assets, gzip_page
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
-async def index(_request: Request) -> Response:
-    page = WEB_DIR / "index.html"
-    if not page.is_file():
+ASSETS = Assets(WEB_DIR)
+
+
+async def index(request: Request) -> Response:
+    if not (WEB_DIR / "index.html").is_file():
         return PlainTextResponse("the web client is not installed (nekobako/web/index.html is missing)", 503)
-    return FileResponse(page, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"})
+    page = request.url.path.strip("/").split("/")[0] or "lobby"  # the page app.js will show
+    return gzip_page(request, ASSETS.index(page))
+
+
+async def static_file(request: Request) -> Response:
+    return ASSETS.response(request, request.path_params["path"], REVALIDATE)
+
+
+async def versioned_file(request: Request) -> Response:
+    # an address of an older version (a page opened before an update) gets today's file, not kept
+    current = request.path_params["version"] == ASSETS.build().version
+    return ASSETS.response(request, request.path_params["path"], IMMUTABLE if current else REVALIDATE)
 
 
 # The page is the renderer's output only: no script may run in it, styles come from /static.
@@ -50,5 +64,6 @@ routes: list[BaseRoute] = [
     Route("/table/{table_id:id}", index, methods=["GET"], include_in_schema=False),
     Route("/player/{name}", index, methods=["GET"], include_in_schema=False),
     Route("/rules/{game}", rules, methods=["GET"], include_in_schema=False),
-    Mount("/static", app=StaticFiles(directory=WEB_DIR, check_dir=False), name="static"),
+    Route("/static/v/{version}/{path:path}", versioned_file, methods=["GET", "HEAD"], include_in_schema=False),
+    Route("/static/{path:path}", static_file, methods=["GET", "HEAD"], include_in_schema=False),
 ]

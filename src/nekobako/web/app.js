@@ -9,6 +9,8 @@ import { clear, h, toast } from "./dom.js";
 import { onLangChange, setLang, t, lang } from "./i18n.js";
 import { currentUser, loadUser, onUserChange, setUser } from "./session.js";
 
+// Who is signed in is asked at once, while the page's module loads (one round trip, not two in a row).
+const userLoaded = loadUser();
 const main = document.getElementById("main");
 const nav = document.getElementById("topnav");
 let unmount = null;
@@ -32,7 +34,7 @@ async function show(moved = false) {
   main.append(h("p", { class: "muted" }, t("app.loading")));
   const where = route();
   try {
-    const module = await import(`./${where.page}.js`);
+    const [module] = await Promise.all([import(`./${where.page}.js`), userLoaded]);
     clear(main);
     unmount = module.mount(main, where) || null;
     if (moved) main.querySelector("h1")?.focus();
@@ -96,4 +98,4 @@ onUserChange(renderNav);
 window.addEventListener("hashchange", () => show(true));
 
 renderNav();
-loadUser().finally(show);
+show();

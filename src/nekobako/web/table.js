@@ -61,6 +61,8 @@ export function mount(root, { id }) {
   });
   layout.append(chatBox.el);
 
+  api.gameList().catch(() => {}); // asked now, in parallel with the socket (the first message needs it)
+
   // ---------------------------------------------------------------- socket
   const socket = new TableSocket(id, {
     state(msg) {

@@ -1,0 +1,156 @@
+"""The browser client's files as a slow phone should get them (issue 17): each file kept in memory
+with its gzip form, sent compressed to browsers that accept it, and addressed by the version of
+the whole client (`/static/v/<version>/app.js`, a hash of every file's contents) so browsers keep
+them for a year and never ask again; a changed file changes the version, hence every address.
+`index.html` names that version and lists the page's module graph as `modulepreload` links, so
+the browser fetches every module in parallel with the first instead of one import level at a time.
+
+`/static/<path>` (no version) still works, revalidated on every use (ETag), for the rules pages
+and anything that links a file directly. The files are read again when one changes on disk, so
+editing the client while the server runs needs only a reload."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import mimetypes
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+TYPES = {
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".html": "text/html; charset=utf-8",
+}
+# `import … from "./x.js"` and `import "./x.js"` (static imports: what a module needs before it runs)
+STATIC_IMPORT = re.compile(
+    r"""^\s*(?:import|export)\s[^;]*?\bfrom\s*["'](\.[^"']+)["']|^\s*import\s*["'](\.[^"']+)["']""", re.M
+)
+# the page modules app.js imports by route, and what each page may load next (games by name)
+PAGES = {
+    "lobby": ("lobby.js",),
+    "table": ("table.js", "games/*.js"),
+    "replay": ("replay.js", "games/*.js"),
+    "player": ("player.js",),
+}
+
+
+@dataclass(frozen=True)
+class Asset:
+    body: bytes
+    gzipped: bytes | None  # None when gzip would not make it smaller
+    etag: str
+    media_type: str
+
+
+@dataclass(frozen=True)
+class Build:
+    version: str
+    files: dict[str, Asset]
+    imports: dict[str, tuple[str, ...]]  # module → the modules it imports statically
+
+
+def _asset(body: bytes, name: str) -> Asset:
+    packed = gzip.compress(body, compresslevel=9, mtime=0)
+    media = TYPES.get(PurePosixPath(name).suffix) or mimetypes.guess_type(name)[0] or "application/octet-stream"
+    etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+    return Asset(body, packed if len(packed) < len(body) else None, etag, media)
+
+
+def _imports(name: str, text: str) -> tuple[str, ...]:
+    base = PurePosixPath(name).parent
+    found = []
+    for match in STATIC_IMPORT.finditer(text):
+        target = PurePosixPath(base, match.group(1) or match.group(2))
+        parts: list[str] = []
+        for part in target.parts:
+            if part == "..":
+                parts.pop()
+            elif part != ".":
+                parts.append(part)
+        found.append("/".join(parts))
+    return tuple(found)
+
+
+class Assets:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self._stamp: tuple[tuple[str, int, int], ...] | None = None
+        self._build: Build | None = None
+
+    def _paths(self) -> list[Path]:
+        return sorted(p for p in self.folder.rglob("*") if p.is_file() and not p.name.startswith("."))
+
+    def build(self) -> Build:
+        """The files as they are on disk now (read again only when one changed)."""
+        paths = self._paths()
+        stamp = tuple((str(p), (s := p.stat()).st_mtime_ns, s.st_size) for p in paths)
+        if self._build is None or stamp != self._stamp:
+            files: dict[str, Asset] = {}
+            imports: dict[str, tuple[str, ...]] = {}
+            digest = hashlib.sha256()
+            for path in paths:
+                name = path.relative_to(self.folder).as_posix()
+                body = path.read_bytes()
+                digest.update(name.encode() + b"\0" + body + b"\0")
+                files[name] = _asset(body, name)
+                if name.endswith(".js"):
+                    imports[name] = _imports(name, body.decode("utf-8"))
+            self._build, self._stamp = Build(digest.hexdigest()[:12], files, imports), stamp
+        return self._build
+
+    def preloads(self, page: str) -> list[str]:
+        """Every module `page` runs (app.js, the page module, games it may draw), in import order."""
+        build = self.build()
+        roots = ["app.js"]
+        for pattern in PAGES.get(page, ()):
+            roots += sorted(n for n in build.imports if PurePosixPath(n).match(pattern))
+        seen: dict[str, None] = {}
+
+        def visit(name: str) -> None:
+            if name in seen or name not in build.imports:
+                return
+            seen[name] = None
+            for dep in build.imports[name]:
+                visit(dep)
+
+        for root in roots:
+            visit(root)
+        return list(seen)
+
+    def index(self, page: str) -> bytes:
+        """index.html for a page: versioned addresses and the page's module graph preloaded."""
+        build = self.build()
+        prefix = f"/static/v/{build.version}/"
+        html = build.files["index.html"].body.decode("utf-8").replace('"/static/', f'"{prefix}')
+        links = "".join(f'\n  <link rel="modulepreload" href="{prefix}{name}">' for name in self.preloads(page))
+        return html.replace("\n</head>", f"{links}\n</head>", 1).encode("utf-8")
+
+    def response(self, request: Request, name: str, cache: str) -> Response:
+        asset = self.build().files.get(name)
+        if asset is None or name == "index.html":
+            return PlainTextResponse("no such file", 404)
+        return send(request, asset.body, asset.gzipped, asset.etag, asset.media_type, cache)
+
+
+def send(request: Request, body: bytes, gzipped: bytes | None, etag: str, media_type: str, cache: str) -> Response:
+    """A file with its validators: 304 when the browser has it, gzip when the browser takes it."""
+    headers = {"Cache-Control": cache, "ETag": etag, "Vary": "Accept-Encoding"}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    if gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        body = gzipped
+    return Response(body, media_type=media_type, headers=headers)
+
+
+def gzip_page(request: Request, html: bytes) -> Response:
+    packed = gzip.compress(html, compresslevel=6, mtime=0)
+    etag = '"' + hashlib.sha256(html).hexdigest()[:16] + '"'
+    return send(request, html, packed if len(packed) < len(html) else None, etag, TYPES[".html"], REVALIDATE)

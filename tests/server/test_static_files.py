@@ -1,0 +1,92 @@
+"""The browser client's files as a slow phone needs them (issue 17): gzip for browsers that take
+it, one-year immutable caching at addresses that carry the client's version, revalidation (ETag,
+304) at the plain addresses, and index.html preloading each page's whole module graph."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+
+from nekobako.server.assets import Assets, _imports
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "nekobako" / "web"
+
+
+@pytest.fixture
+def base(sqlite_server) -> str:
+    return sqlite_server.base
+
+
+def _index(base: str, path: str = "/") -> tuple[str, list[str]]:
+    html = httpx.get(base + path).text
+    version = re.search(r'/static/v/(\w+)/app\.js"', html)
+    assert version, html
+    return version.group(1), re.findall(r'rel="modulepreload" href="/static/v/\w+/([^"]+)"', html)
+
+
+def test_index_names_the_version_and_preloads_the_page_modules(base):
+    version, lobby = _index(base, "/")
+    assert lobby[0] == "app.js" and {"lobby.js", "api.js", "dom.js", "i18n.js"} <= set(lobby)
+    assert "table.js" not in lobby
+    _, table = _index(base, "/table/1")
+    assert {"table.js", "ws.js", "games/catbox.js", "games/common.js"} <= set(table)
+    assert version == Assets(WEB).build().version
+    page = httpx.get(base + "/")
+    assert page.headers["cache-control"] == "no-cache"  # the page itself is always asked again
+
+
+def test_versioned_files_are_compressed_and_kept_for_a_year(base):
+    version, modules = _index(base)
+    for name in [*modules, "style.css"]:
+        reply = httpx.get(f"{base}/static/v/{version}/{name}", headers={"Accept-Encoding": "gzip"})
+        assert reply.status_code == 200, name
+        assert reply.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert reply.headers["content-encoding"] == "gzip"
+        assert int(reply.headers["content-length"]) < len(reply.content)  # httpx unpacked it
+        assert reply.content == (WEB / name).read_bytes()
+    raw = httpx.get(f"{base}/static/v/{version}/app.js", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in raw.headers and raw.content == (WEB / "app.js").read_bytes()
+    old = httpx.get(f"{base}/static/v/000000000000/app.js")  # a page from before an update
+    assert old.status_code == 200 and old.headers["cache-control"] == "no-cache"
+
+
+def test_plain_addresses_revalidate_and_unknown_files_are_404(base):
+    first = httpx.get(f"{base}/static/style.css")
+    assert first.headers["cache-control"] == "no-cache"
+    again = httpx.get(f"{base}/static/style.css", headers={"If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    for path in (
+        "/static/nothing.js",
+        "/static/../server/app.py",
+        "/static/%2e%2e/server/app.py",
+        "/static/index.html",
+    ):
+        assert httpx.get(base + path).status_code == 404, path
+
+
+def test_the_whole_client_is_small_once_compressed():
+    """Recorded in docs/web.md: every file, gzip level 9."""
+    build = Assets(WEB).build()
+    plain = sum(len(a.body) for a in build.files.values())
+    packed = sum(len(a.gzipped or a.body) for a in build.files.values())
+    assert packed < plain / 2.5, (plain, packed)
+
+
+def test_static_imports_are_found():
+    text = 'import { h } from "../dom.js";\nimport * as api from "./api.js";\nexport { x } from "./x.js";\n'
+    assert _imports("games/catbox.js", text) == ("dom.js", "games/api.js", "games/x.js")
+
+
+def test_a_changed_file_changes_the_version(tmp_path):
+    (tmp_path / "index.html").write_text('<script src="/static/app.js"></script>\n</head>')
+    (tmp_path / "app.js").write_text('import "./a.js";\n')
+    (tmp_path / "a.js").write_text("export const a = 1;\n")
+    assets = Assets(tmp_path)
+    before = assets.build().version
+    assert assets.preloads("lobby") == ["app.js", "a.js"]
+    (tmp_path / "a.js").write_text("export const a = 22;\n")
+    assert assets.build().version != before
+    assert assets.build().files["a.js"].body == b"export const a = 22;\n"
