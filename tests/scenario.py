@@ -43,3 +43,19 @@ CATOPOMP_ROUND_1 = [
 ]
 """Catopomp, two players, five cards each (`hand_size=5`): seat 0 sheds everything, seat 1 is left
 holding cards, loses a gem (2 → 1) and so holds a spare die in round 2."""
+
+CATOPOMP_ROUND_2 = [
+    "deal 1 2 3 4 5 | 6 7 8 9 10",
+    "dice 1 1",
+    "1: spare 6",  # never used this round
+    "1: play 6 7 8",
+    "1: bury 9",
+    "0: pass",
+    "1: keep",
+    "1: play 10",
+    "0: pass",
+    "1: keep",
+    "1: hell 9",
+]
+"""After `CATOPOMP_ROUND_1`: seat 1 (spare die set to 6, never used) sheds everything and seat 0
+loses a gem, so both seats have one gem and hold a spare die in round 3."""

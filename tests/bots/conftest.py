@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from nekobako.engine import CHANCE, State, get_game, random_playout
+from nekobako.engine import CHANCE, State, get_game, random_playout, random_step
 
 GAMES = {"shutbox": (1, 2, 4), "catbox": (2, 3, 4, 5), "catopomp": (2, 3, 4)}
 """Game → player counts to test."""
@@ -23,15 +23,11 @@ def random_position(name: str, players: int, rng: random.Random, options=None) -
             to_move = state.to_move
             if not to_move:
                 break
-            seat = to_move[0]
-            if seat == CHANCE:
-                state.apply(CHANCE, state.sample_chance(rng))
-                continue
-            if steps <= 0:
-                return state, to_move[rng.randrange(len(to_move))]
-            legal = state.legal_actions(seat)
-            state.apply(seat, legal[rng.randrange(len(legal))])
-            steps -= 1
+            if to_move[0] != CHANCE:
+                if steps <= 0:
+                    return state, to_move[rng.randrange(len(to_move))]
+                steps -= 1
+            random_step(state, rng)
 
 
 def late_position(name: str, players: int, rng: random.Random, options=None, within: int = 12) -> tuple[State, int]:

@@ -15,6 +15,7 @@ from nekobako.engine import CHANCE, BadRecord, InvalidOptions, MalformedAction, 
 from nekobako.games.catopomp import GAME, CatopompState
 from nekobako.games.catopomp.cards import card_text
 from scenario import CATOPOMP_ROUND_1 as ROUND_1
+from scenario import CATOPOMP_ROUND_2 as ROUND_2
 from scenario import legal, refused
 
 
@@ -273,20 +274,7 @@ def test_spare_die_alone_and_its_limits() -> None:
 
 
 def test_spare_die_is_never_carried_to_the_next_round() -> None:
-    round_2 = [
-        "deal 1 2 3 4 5 | 6 7 8 9 10",
-        "dice 1 1",
-        "1: spare 6",  # never used this round
-        "1: play 6 7 8",
-        "1: bury 9",
-        "0: pass",
-        "1: keep",
-        "1: play 10",
-        "0: pass",
-        "1: keep",
-        "1: hell 9",
-    ]  # seat 0 loses round 2: both seats have one gem in round 3
-    state = run(2, [*ROUND_1, *round_2, "deal 1 2 3 4 5 | 6 7 8 9 10"], hand_size=5)
+    state = run(2, [*ROUND_1, *ROUND_2, "deal 1 2 3 4 5 | 6 7 8 9 10"], hand_size=5)
     assert state.view(None)["gems"] == [1, 1] and state.view(None)["spare_holders"] == [0, 1]
     refused(state, -1, "dice 1 2")  # 3 dice - 2 spare dice = 1 central die
     state.act(-1, "dice 4")
@@ -299,20 +287,7 @@ def test_spare_die_is_never_carried_to_the_next_round() -> None:
 def test_spare_choices_in_either_order_mean_the_same() -> None:
     """§9 writes simultaneous spare choices in seat order; choices made in the other order rebuild
     the same position, and the engine's own record puts them in seat order."""
-    round_2 = [
-        "deal 1 2 3 4 5 | 6 7 8 9 10",
-        "dice 1 1",
-        "1: spare 6",
-        "1: play 6 7 8",
-        "1: bury 9",
-        "0: pass",
-        "1: keep",
-        "1: play 10",
-        "0: pass",
-        "1: keep",
-        "1: hell 9",
-    ]
-    start = [*ROUND_1, *round_2, "deal 1 2 3 4 5 | 6 7 8 9 10", "dice 4"]
+    start = [*ROUND_1, *ROUND_2, "deal 1 2 3 4 5 | 6 7 8 9 10", "dice 4"]
     in_seat_order = run(2, [*start, "0: spare 5", "1: spare 2"], hand_size=5)
     reversed_order = run(2, [*start, "1: spare 2", "0: spare 5"], hand_size=5)
     for state in (in_seat_order, reversed_order):

@@ -12,6 +12,7 @@ import scenario
 from nekobako.engine import BadRecord, IllegalAction, MalformedAction
 from nekobako.games.catopomp import GAME, CatopompState
 from scenario import CATOPOMP_ROUND_1 as ROUND_1
+from scenario import CATOPOMP_ROUND_2 as ROUND_2
 from scenario import legal, refused
 
 
@@ -201,25 +202,29 @@ def test_dice_boost_once_per_round_and_never_alone() -> None:
     assert "alone" in refused(state, 0, "play +d6")
 
 
+THREE_HELL_CARDS = [
+    "start 0",
+    "deal 1 2 3 4 5 6 7 8 | 9 9 9 10 10 10 11 11",
+    "dice 1 1 1",
+    "0: play 1",
+    "0: bury 8",
+    "1: pass",
+    "0: keep",
+    "0: play 2",
+    "0: bury 7",
+    "1: pass",
+    "0: keep",
+    "0: play 3",
+    "0: bury 6",
+    "1: pass",
+]
+"""Two players, eight cards each: seat 0 buries 8, 7 and 6 in its hell, and seat 1 passes again."""
+
+
 def test_mandatory_transfer_at_three_hell_cards() -> None:
     state = run(
         2,
-        [
-            "start 0",
-            "deal 1 2 3 4 5 6 7 8 | 9 9 9 10 10 10 11 11",
-            "dice 1 1 1",
-            "0: play 1",
-            "0: bury 8",
-            "1: pass",
-            "0: keep",
-            "0: play 2",
-            "0: bury 7",
-            "1: pass",
-            "0: keep",
-            "0: play 3",
-            "0: bury 6",
-            "1: pass",
-        ],
+        THREE_HELL_CARDS,
         hand_size=8,
     )
     assert state.view(None)["phase"] == "transfer" and state.to_move == (0,)
@@ -259,22 +264,7 @@ def test_casual_discard() -> None:
     # casual never forces: with three hell cards keeping is still allowed
     state = run(
         2,
-        [
-            "start 0",
-            "deal 1 2 3 4 5 6 7 8 | 9 9 9 10 10 10 11 11",
-            "dice 1 1 1",
-            "0: play 1",
-            "0: bury 8",
-            "1: pass",
-            "0: keep",
-            "0: play 2",
-            "0: bury 7",
-            "1: pass",
-            "0: keep",
-            "0: play 3",
-            "0: bury 6",
-            "1: pass",
-        ],
+        THREE_HELL_CARDS,
         hand_size=8,
         casual=True,
     )
@@ -318,20 +308,7 @@ def test_central_dice_fewer_by_the_spare_dice() -> None:
 
 def test_pending_spare_choices_are_hidden() -> None:
     # round 2 lost by seat 0 as well: in round 3 both seats hold a spare die
-    round_2 = [
-        "deal 1 2 3 4 5 | 6 7 8 9 10",
-        "dice 1 1",
-        "1: spare 6",
-        "1: play 6 7 8",
-        "1: bury 9",
-        "0: pass",
-        "1: keep",
-        "1: play 10",
-        "0: pass",
-        "1: keep",
-        "1: hell 9",
-    ]
-    state = run(2, [*ROUND_1, *round_2, "deal 1 2 3 4 5 | 6 7 8 9 10", "dice 3"], hand_size=5)
+    state = run(2, [*ROUND_1, *ROUND_2, "deal 1 2 3 4 5 | 6 7 8 9 10", "dice 3"], hand_size=5)
     assert state.view(None)["gems"] == [1, 1] and state.to_move == (0, 1)
     state.act(0, "spare 5")
     assert state.to_move == (1,)

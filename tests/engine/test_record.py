@@ -7,7 +7,19 @@ import random
 
 import pytest
 
-from nekobako.engine import CHANCE, BadRecord, Record, State, fill_chance, format_entry, parse_entry, replay, summary
+from nekobako.engine import (
+    CHANCE,
+    Action,
+    BadRecord,
+    Record,
+    State,
+    fill_chance,
+    format_entry,
+    parse_entry,
+    play_out,
+    replay,
+    summary,
+)
 from nekobako.games.shutbox import GAME
 
 BASE = {"game": "shutbox", "players": 2, "options": {"tiles": 9}, "seed": 7}
@@ -95,13 +107,12 @@ def play_with_seeded_chance(players: int, seed: int) -> State:
     """Random play where chance draws from `Random(seed)` in order, exactly as `replay` fills it."""
     chance_rng, player_rng = random.Random(seed), random.Random(seed + 1)
     state = GAME.new_game(players)
-    while state.to_move:
-        seat = state.to_move[0]
-        if seat == CHANCE:
-            state.apply(CHANCE, state.sample_chance(chance_rng))
-        else:
-            legal = state.legal_actions(seat)
-            state.apply(seat, legal[player_rng.randrange(len(legal))])
+
+    def choose(seat: int) -> Action:
+        legal = state.legal_actions(seat)
+        return legal[player_rng.randrange(len(legal))]
+
+    play_out(state, choose, chance_rng)
     return state
 
 

@@ -54,9 +54,8 @@ class OptimalBot:
         if len(legal) == 1:
             return legal[0]
         seen = read_view(view)
-        assert seen.seat is not None  # a bot plays a seat
         options = seen.options
-        board = seen.boards[seen.seat]
+        board = seen.boards[seen.me]
         texts = [str(a) for a in legal]
         target = target_penalty(seen)
         if target is None:

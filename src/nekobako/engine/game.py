@@ -166,6 +166,14 @@ class SeatView:
     history: Sequence[Sequence[Any]]  # [seat, redacted text] pairs
     events: Sequence[Mapping[str, Any]]  # {kind, seat, data, at}
 
+    @property
+    def me(self) -> int:
+        """The seat whose view this is, for a reader that plays it (a bot): a spectator's view
+        has none, and asking is a mistake (`ValueError`)."""
+        if self.seat is None:
+            raise ValueError("a spectator's view belongs to no seat")
+        return self.seat
+
 
 def envelope(view: Mapping[str, Any]) -> dict[str, Any]:
     """The `SeatView` fields of a JSON view, as keyword arguments for a game's typed view."""

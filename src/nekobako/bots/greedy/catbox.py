@@ -65,8 +65,7 @@ class GreedyBot:
 
     # -- tricks --------------------------------------------------------------------------------
     def _play_score(self, view: CatboxView, number: int, colour: int) -> float:
-        me = view.seat
-        assert me is not None  # a bot plays a seat
+        me = view.me
         players = view.players
         trick = view.trick
         top = _top_number(view)

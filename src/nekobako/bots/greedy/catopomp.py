@@ -42,11 +42,10 @@ class GreedyBot:
             return legal[0]
         kinds = {getattr(a, "kind", None) for a in legal}
         seen = read_view(view)
-        assert seen.seat is not None  # a bot plays a seat
         # Cards as views write them (`7`, "M", "C"), which the heuristics below were tuned on: the
         # extra cards never join an action's own card number (`_joins`, `_without`).
         hand = [card_json(c) for c in seen.hand]
-        hell = [card_json(c) for c in seen.hell[seen.seat]]
+        hell = [card_json(c) for c in seen.hell[seen.me]]
         if PLAY in kinds or PASS in kinds:
             return self._play(legal, hand, hell)
         simple = [a for a in legal if isinstance(a, Simple)]  # one kind, one number (`bury 3`, `spare 4`)

@@ -25,8 +25,7 @@ class GreedyBot:
         texts = [str(a) for a in legal]
         if texts[0].startswith("roll"):
             seen = read_view(view)
-            assert seen.seat is not None  # a bot plays a seat
-            board = seen.boards[seen.seat]
+            board = seen.boards[seen.me]
             if "roll 1" in texts and sum(board) <= 6:
                 return legal[texts.index("roll 1")]
             return legal[texts.index("roll")] if "roll" in texts else legal[0]
