@@ -63,13 +63,17 @@ def test_leaving_player_is_replaced_and_reconnect_keeps_the_seat(sqlite_server) 
         b.close()
 
 
-def test_clock_runs_out_and_a_bot_takes_over(server) -> None:
+def _notices(message: dict, kind: str, seat: int) -> list[dict]:
+    return [n for n in message["notices"] if n["kind"] == kind and n["seat"] == seat]
+
+
+def test_running_out_of_time_costs_one_turn_only(server) -> None:
     with clients(server, 2) as (alice, bob):
         alice.signup("alice")
         bob.signup("bob")
-        table = alice.create("shutbox", 2, clock={"kind": "realtime", "seconds": 5})
+        table = alice.create("shutbox", 2, clock={"kind": "realtime", "bank": 5})
         table_id = table["id"]
-        assert table["clock"] == {"kind": "realtime", "seconds": 5}
+        assert table["clock"] == {"kind": "realtime", "bank": 5, "increment": 0, "timeouts": 3}
         bob.ok(bob.post(f"/api/tables/{table_id}/join"))
         alice.ok(alice.post(f"/api/tables/{table_id}/start"))
         a = alice.socket(table_id)
@@ -77,14 +81,49 @@ def test_clock_runs_out_and_a_bot_takes_over(server) -> None:
         mover = first["view"]["to_move"][0]
         deadline = first["clock"]["deadlines"][str(mover)]
         assert 3 < deadline - first["clock"]["now"] <= 5.5
-        # nobody moves: after 5 seconds the seat to move is played by a bot
+        # nobody moves: after 5 seconds a bot plays that one decision; the seat stays the player's
         started = time.monotonic()
-        note = a.wait_state(lambda m: _replaced(m, mover, "timeout"), timeout=12)
+        note = a.wait_state(lambda m: bool(_notices(m, "timeout", mover)), timeout=12)
         assert 4 < time.monotonic() - started < 10
-        assert note["table"]["seats"][mover]["kind"] == "bot"
-        assert note["table"]["seats"][mover]["replaced"] == "timeout"
-        a.wait_state(lambda m: m["seq"] > first["seq"])  # the bot moved for them
+        assert note["seq"] > first["seq"]  # the bot moved for them
+        assert note["table"]["seats"][mover]["kind"] == "human" and note["table"]["seats"][mover]["replaced"] is None
+        [timeout] = _notices(note, "timeout", mover)
+        assert timeout["data"]["count"] == 1 and timeout["data"]["limit"] == 3
+        assert "1 of 3" in timeout["text"]["en"] and "1/3" in timeout["text"]["ja"]
+        assert note["clock"]["missed"] == {str(mover): 1}
         a.close()
+
+
+def test_timeouts_in_a_row_hand_the_seat_over_and_the_player_takes_it_back(server) -> None:
+    with clients(server, 2) as (alice, bob):
+        alice.guest("alice")
+        bob.guest("bob")
+        table = alice.create("shutbox", 2, clock={"kind": "realtime", "bank": 5, "timeouts": 2})
+        table_id = table["id"]
+        bob.ok(bob.post(f"/api/tables/{table_id}/join"))
+        alice.ok(alice.post(f"/api/tables/{table_id}/start"))
+        a, b = alice.socket(table_id), bob.socket(table_id)
+        first = a.wait_state(lambda m: m["view"] is not None)
+        b.wait_state(lambda m: m["view"] is not None)
+        mover = first["view"]["to_move"][0]
+        client, sock = (alice, a) if mover == 0 else (bob, b)
+        other = bob if mover == 0 else alice
+        # two timeouts in a row: the first costs a turn, the second hands the seat to a bot
+        sock.wait_state(lambda m: bool(_notices(m, "timeout", mover)), timeout=12)
+        replaced = sock.wait_state(lambda m: _replaced(m, mover, "timeout"), timeout=15)
+        assert replaced["table"]["seats"][mover]["kind"] == "bot"
+        assert "until they take the seat back" in _notices(replaced, "replaced", mover)[0]["text"]["en"]
+        assert other.post(f"/api/tables/{table_id}/reclaim").status_code == 409  # not their seat
+        # the player takes the seat back: a person again, timeouts forgotten
+        client.ok(client.post(f"/api/tables/{table_id}/reclaim"))
+        back = sock.wait_state(lambda m: bool(_notices(m, "returned", mover)), timeout=10)
+        assert back["table"]["seats"][mover]["kind"] == "human" and back["table"]["seats"][mover]["replaced"] is None
+        assert str(mover) not in back["clock"]["missed"]
+        assert back["seat"] == mover
+        response = client.post(f"/api/tables/{table_id}/reclaim")
+        assert response.status_code == 409  # nothing to take back any more
+        for s in (a, b):
+            s.close()
 
 
 def test_turn_based_clock_gives_days(sqlite_server) -> None:
@@ -95,7 +134,7 @@ def test_turn_based_clock_gives_days(sqlite_server) -> None:
         sock = alice.socket(table["id"])
         message = sock.wait_state(lambda m: m["view"] is not None)
         clock = message["clock"]
-        assert clock["kind"] == "turn" and clock["days"] == 2
+        assert clock["kind"] == "turn" and clock["days"] == 2 and clock["timeouts"] == 3
         assert abs(clock["deadlines"]["0"] - clock["now"] - 2 * 86400) < 30
         sock.send({"type": "action", "seq": message["seq"], "action": "roll"})
         after = sock.wait_state(lambda m: m["seq"] > message["seq"])

@@ -47,6 +47,9 @@ def test_games_tables_seats_and_permissions(server) -> None:
             {"game": "shutbox", "seats": 2, "clock": {"kind": "realtime", "seconds": 1}},
             {"game": "shutbox", "seats": 2, "clock": {"kind": "turn", "days": 99}},
             {"game": "shutbox", "seats": 2, "clock": {"kind": "hourglass"}},
+            {"game": "shutbox", "seats": 2, "clock": {"kind": "realtime", "bank": 60, "seconds": 60}},
+            {"game": "shutbox", "seats": 2, "clock": {"kind": "realtime", "bank": 60, "increment": 601}},
+            {"game": "shutbox", "seats": 2, "clock": {"kind": "turn", "days": 1, "timeouts": 0}},
         ]:
             assert alice.post("/api/tables", body).status_code == 400, body
         assert alice.ok(alice.get("/api/tables"))["tables"] == []  # nothing was created
@@ -54,7 +57,7 @@ def test_games_tables_seats_and_permissions(server) -> None:
         table = alice.create("shutbox", 3, {"tiles": 12, "scoring": "digits"}, {"kind": "turn", "days": 2})
         table_id = table["id"]
         assert table["options"]["tiles"] == 12 and table["options"]["scoring"] == "digits"
-        assert table["clock"] == {"kind": "turn", "days": 2} and table["status"] == "open"
+        assert table["clock"] == {"kind": "turn", "days": 2, "timeouts": 3} and table["status"] == "open"
         assert [s["kind"] for s in table["seats"]] == ["human", "empty", "empty"] and table["you"] == 0
 
         assert bob.post(f"/api/tables/{table_id}/start").status_code == 403

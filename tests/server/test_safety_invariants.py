@@ -101,16 +101,18 @@ def test_deals_come_from_each_tables_secret_seed(sqlite_server) -> None:
         assert len({repr(h) for h in hands}) == 3, hands
 
 
-def test_a_deadline_restarts_when_the_choices_change(sqlite_server) -> None:
+def test_a_move_adds_the_increment_to_the_bank(sqlite_server) -> None:
     with clients(sqlite_server, 2) as (a, b):
-        _, socks = started_shutbox(a, b, clock={"kind": "realtime", "seconds": 60})
+        _, socks = started_shutbox(a, b, clock={"kind": "realtime", "bank": 60, "increment": 10})
         start = socks[0].last
         mover = str(start["view"]["to_move"][0])
         first = start["clock"]["deadlines"][mover]
         time.sleep(0.3)
         socks[int(mover)].send({"type": "action", "seq": start["seq"], "action": "roll"})
         rolled = socks[int(mover)].wait_state(lambda m: m["seq"] > start["seq"] and m["clock"]["deadlines"])
-        assert rolled["clock"]["deadlines"][mover] > first + 0.2  # a fresh minute, not the old one
+        due = rolled["clock"]["deadlines"][mover]
+        assert first + 9 < due <= first + 10  # what was left, plus 10 s
+        assert due - rolled["clock"]["now"] == pytest.approx(rolled["clock"]["banks"][mover], abs=1)
         for sock in socks:
             sock.close()
 

@@ -1,6 +1,7 @@
-"""The two things that move a table when no person does: bots in seats, and the clock that
-hands an overdue person's seat to a bot. One task of each per running table, started by the hub
-after a change; both act only through `Moves`, like a person would.
+"""The two things that move a table when no person does: bots in seats, and the clock that has
+a bot play an overdue person's turn (and hands the seat over after too many timeouts in a row).
+One task of each per running table, started by the hub after a change; both act only through
+`Moves`, like a person would.
 
 Neither gives up while its table runs: when the database is away they log once, retry with a
 growing pause (at most `MAX_BACKOFF` seconds), and log again when they are back.
@@ -15,9 +16,11 @@ import random
 import time
 
 from ..engine import Action
+from .clock import timeouts_allowed
 from .errors import Refusal
 from .live import LiveTable
 from .moves import Moves
+from .seat_bots import replacement_level
 
 log = logging.getLogger("nekobako.server")
 MAX_BACKOFF = 5.0
@@ -90,7 +93,8 @@ async def drive_bots(moves: Moves, live: LiveTable) -> None:
 
 
 async def watch_clock(moves: Moves, live: LiveTable) -> None:
-    """Replace people whose decision is overdue by a bot."""
+    """When a person's decision is overdue, a bot plays that one turn for them; the timeout that
+    reaches the clock's `timeouts` in a row hands the seat to the bot instead."""
     failures = 0
     while live.running and live.row.deadlines and not moves.tables.closing:
         live.clock_wake.clear()
@@ -100,7 +104,7 @@ async def watch_clock(moves: Moves, live: LiveTable) -> None:
                 await asyncio.wait_for(live.clock_wake.wait(), timeout=wait)
             continue
         try:
-            replaced = await _replace_overdue(moves, live)
+            acted = await _play_overdue(moves, live)
         except Exception as exc:
             if failures == 0:
                 log.warning("table %s: the clock waits for the database (%s)", live.id, exc)
@@ -110,19 +114,34 @@ async def watch_clock(moves: Moves, live: LiveTable) -> None:
         if failures:
             log.warning("table %s: the clock runs again after %s failed attempts", live.id, failures)
             failures = 0
-        if replaced:
-            moves.tables.changed(live)
-        else:
+        if not acted:
             await asyncio.sleep(0.05)  # a due time that no longer concerns a person: look again
 
 
-async def _replace_overdue(moves: Moves, live: LiveTable) -> bool:
-    replaced = False
-    async with live.lock:
-        stamp = time.time()
-        for key, due in sorted(live.row.deadlines.items()):
-            seat = int(key)
-            if due <= stamp and live.running and live.row.seats[seat].kind == "human":
+async def _play_overdue(moves: Moves, live: LiveTable) -> bool:
+    """Act for the first overdue person: replace them (too many timeouts in a row) or play their
+    turn. False when nobody is overdue any more (they moved meanwhile)."""
+    stamp = time.time()
+    overdue = [
+        int(key)
+        for key, due in sorted(live.row.deadlines.items())
+        if due <= stamp and live.running and live.row.seats[int(key)].kind == "human"
+    ]
+    if not overdue:
+        return False
+    seat, seq, clock = overdue[0], live.row.seq, live.row.clock
+    if clock.get("missed", {}).get(str(seat), 0) + 1 >= timeouts_allowed(clock):
+        async with live.lock:
+            if live.running and live.row.seats[seat].kind == "human" and live.row.seq == seq:
                 await moves.replace_by_bot(live, seat, "timeout")
-                replaced = True
-    return replaced
+        moves.tables.changed(live)
+        return True
+    level = replacement_level(live.row.game)
+    action = await _bot_action(moves, live, seat, level, random.Random(f"{live.row.seed}:clock:{seat}:{seq}"))
+    try:
+        await moves.submit(live, seat, seq, str(action), by_clock=True)
+    except Refusal as refusal:
+        if refusal.code in ("stale", "not_your_turn", "not_running") or live.row.seq != seq:
+            return True  # the person (or the game) moved meanwhile: look again
+        raise
+    return True

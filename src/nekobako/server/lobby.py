@@ -113,6 +113,15 @@ async def leave(request: Request) -> JSONResponse:
     return JSONResponse(live.detail(user))
 
 
+async def reclaim(request: Request) -> JSONResponse:
+    """A player a bot replaced (left, or timed out too often) takes their seat back."""
+    user = await require_user(request)
+    hub = _hub(request)
+    live = await hub.tables.get(path_int(request, "table_id"))
+    await hub.moves.reclaim(live, user)
+    return JSONResponse(live.detail(user))
+
+
 async def add_bots(request: Request) -> JSONResponse:
     user = await require_user(request)
     body = await json_body(request)
@@ -198,6 +207,7 @@ routes = [
     Route("/api/tables/{table_id:id}", table_detail, methods=["GET"]),
     Route("/api/tables/{table_id:id}/join", join, methods=["POST"]),
     Route("/api/tables/{table_id:id}/leave", leave, methods=["POST"]),
+    Route("/api/tables/{table_id:id}/reclaim", reclaim, methods=["POST"]),
     Route("/api/tables/{table_id:id}/bots", add_bots, methods=["POST"]),
     Route("/api/tables/{table_id:id}/seats/{seat:id}", remove_seat, methods=["DELETE"]),
     Route("/api/tables/{table_id:id}/start", start, methods=["POST"]),

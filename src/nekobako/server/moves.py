@@ -7,14 +7,15 @@ the chance steps that follow it (and the ratings of a game it ends) in one trans
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import replace
 from typing import Any
 
 from ..engine import NekobakoError, format_entry
 from ..store.database import now
 from ..store.games import NoticeRow, Replaced, SeatRow
-from .clock import deadlines_after
-from .errors import Refusal
+from .clock import clock_after, decision_seconds, timeouts_allowed
+from .errors import ApiError, Refusal
 from .live import LiveTable, draw_chance_steps, new_notice
 from .results import rating_settlement
 from .seat_bots import replacement_level
@@ -27,9 +28,11 @@ class Moves:
     def __init__(self, tables: Tables):
         self.tables = tables
 
-    async def submit(self, live: LiveTable, seat: int, seq: int, text: str) -> None:
+    async def submit(self, live: LiveTable, seat: int, seq: int, text: str, *, by_clock: bool = False) -> None:
         """Apply `text` for `seat` as the answer to position `seq`, then the chance steps that follow.
-        Raises `Refusal` (and changes nothing) when the action is stale, illegal or out of turn."""
+        Raises `Refusal` (and changes nothing) when the action is stale, illegal or out of turn.
+        `by_clock`: the person's time ran out and a bot chose this one action for them (their
+        seat stays theirs; the timeout is counted and noticed)."""
         tables = self.tables
         async with live.lock:
             await tables.settle_uncertain(live)
@@ -52,11 +55,19 @@ class Moves:
             new_tracker.update(new_state, seat, seq_after)
             entries = [format_entry(seat, action), *draw_chance_steps(new_state, new_tracker, live.row.seed, seq_after)]
             row = live.row
-            values: dict[str, Any] = {
-                "seq": row.seq + len(entries),
-                "deadlines": deadlines_after(row.clock, row.seats, row.deadlines, new_state, tracker, new_tracker),
-            }
+            clock, deadlines = clock_after(
+                row.clock, row.seats, row.deadlines, new_state, tracker, new_tracker, actor=seat, by_clock=by_clock
+            )
+            values: dict[str, Any] = {"seq": row.seq + len(entries), "deadlines": deadlines, "clock": clock}
             notices: list[NoticeRow] = []
+            if by_clock:
+                data = {
+                    "name": live.user_name(row.seats[seat].user_id),
+                    "bot": replacement_level(row.game),
+                    "count": clock["missed"].get(str(seat), 1),
+                    "limit": timeouts_allowed(clock),
+                }
+                notices.append(new_notice("timeout", seat, row.seq, data))
             extra = None
             if new_state.is_over():
                 values.update(status="finished", finished_at=now(), deadlines={})
@@ -87,4 +98,39 @@ class Moves:
         name = live.user_name(old.user_id)
         notice = new_notice("replaced", seat, live.row.seq, {"reason": reason, "name": name, "bot": level})
         deadlines = {k: v for k, v in live.row.deadlines.items() if k != str(seat)}
-        await self.tables.persist(live, seat_rows=seats, values={"deadlines": deadlines}, new_notices=[notice])
+        clock = _without_missed(live.row.clock, seat)
+        values = {"deadlines": deadlines, "clock": clock}
+        await self.tables.persist(live, seat_rows=seats, values=values, new_notices=[notice])
+
+    async def reclaim(self, live: LiveTable, user: dict[str, Any]) -> None:
+        """A person a bot replaced (they left, or ran out of time too often) takes their seat back;
+        their clock starts again with what their bank holds."""
+        async with live.lock:
+            await self.tables.settle_uncertain(live)
+            if not live.running or live.state is None:
+                raise ApiError(409, "conflict", "the game is not running / ゲームは進行中ではありません")
+            seat = next((s.seat for s in live.row.seats if s.user_id == user["id"] and s.kind == "bot"), None)
+            if seat is None:
+                raise ApiError(
+                    409,
+                    "conflict",
+                    "no bot plays a seat of yours here / ここにボットが代わりに打っているあなたの席はありません",
+                )
+            seats = [replace(s) for s in live.row.seats]
+            seats[seat] = SeatRow(seat, "human", user["id"])
+            clock = _without_missed(live.row.clock, seat)
+            deadlines = dict(live.row.deadlines)
+            limit = decision_seconds(clock, seat)
+            if limit is not None and seat in live.state.to_move:
+                deadlines[str(seat)] = time.time() + limit
+            notice = new_notice("returned", seat, live.row.seq, {"name": live.user_name(user["id"])})
+            values = {"deadlines": deadlines, "clock": clock}
+            await self.tables.persist(live, seat_rows=seats, values=values, new_notices=[notice])
+        self.tables.changed(live)
+
+
+def _without_missed(clock: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The clock with `seat`'s timeouts in a row forgotten."""
+    if "missed" not in clock:
+        return clock
+    return {**clock, "missed": {k: v for k, v in clock["missed"].items() if k != str(seat)}}

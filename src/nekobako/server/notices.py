@@ -19,9 +19,14 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "席{seat}（{name}）が退席したため、{bot_ja}ボットが代わりに打ちます。",
     ),
     "replaced:timeout": (
-        "Seat {seat} ({name}) ran out of time; a {bot} bot plays for them.",
-        "席{seat}（{name}）は時間切れのため、{bot_ja}ボットが代わりに打ちます。",
+        "Seat {seat} ({name}) ran out of time; a {bot} bot plays for them until they take the seat back.",
+        "席{seat}（{name}）は時間切れのため、席に戻るまで{bot_ja}ボットが代わりに打ちます。",
     ),
+    "timeout": (
+        "Seat {seat} ({name}) ran out of time; a {bot} bot played this turn for them ({count} of {limit} in a row).",
+        "席{seat}（{name}）は時間切れのため、{bot_ja}ボットがこの手番だけ代わりに打ちました（連続{count}/{limit}回）。",
+    ),
+    "returned": ("Seat {seat}: {name} is back and plays again.", "席{seat}：{name}が戻り、再びプレイします。"),
 }
 # bot levels in Japanese, as the client names them (web/i18n.js "bot.*")
 BOT_JA = {"random": "ランダム", "greedy": "貪欲", "ismcts": "ISMCTS", "optimal": "最適"}

@@ -47,6 +47,13 @@ _SEAT = {
         "replaced": {"enum": [None, "left", "timeout"]},
     },
 }
+_TIMEOUTS = {
+    "type": "integer",
+    "minimum": 1,
+    "maximum": 10,
+    "default": 3,
+    "description": "timeouts in a row that hand the seat to a bot",
+}
 _CLOCK = {
     "oneOf": [
         {
@@ -57,20 +64,49 @@ _CLOCK = {
         },
         {
             "type": "object",
+            "description": "a time bank per player (`seconds` is an older name for `bank`) plus an increment per move",
             "properties": {
                 "kind": {"const": "realtime"},
-                "seconds": {"type": "integer", "minimum": 5, "maximum": 3600},
+                "bank": {"type": "integer", "minimum": 5, "maximum": 3600},
+                "increment": {"type": "integer", "minimum": 0, "maximum": 600, "default": 0},
+                "timeouts": _TIMEOUTS,
             },
-            "required": ["kind", "seconds"],
+            "required": ["kind", "bank"],
             "additionalProperties": False,
         },
         {
             "type": "object",
-            "properties": {"kind": {"const": "turn"}, "days": {"type": "integer", "minimum": 1, "maximum": 14}},
+            "properties": {
+                "kind": {"const": "turn"},
+                "days": {"type": "integer", "minimum": 1, "maximum": 14},
+                "timeouts": _TIMEOUTS,
+            },
             "required": ["kind", "days"],
             "additionalProperties": False,
         },
     ]
+}
+# a table's clock as the server shows it: the settings and, once running, each seat's state
+_TABLE_CLOCK = {
+    "type": "object",
+    "required": ["kind"],
+    "properties": {
+        "kind": {"enum": ["none", "realtime", "turn"]},
+        "bank": {"type": "integer"},
+        "increment": {"type": "integer"},
+        "days": {"type": "integer"},
+        "timeouts": {"type": "integer"},
+        "banks": {
+            "type": "object",
+            "description": "seat → seconds left in its bank (real time)",
+            "additionalProperties": {"type": "number"},
+        },
+        "missed": {
+            "type": "object",
+            "description": "seat → timeouts in a row",
+            "additionalProperties": {"type": "integer"},
+        },
+    },
 }
 _NOTICE = {
     "type": "object",
@@ -91,7 +127,7 @@ _TABLE = {
         "title": _OBJ,
         "players": {"type": "integer"},
         "options": _OBJ,
-        "clock": _ref("Clock"),
+        "clock": _ref("TableClock"),
         "status": {"enum": ["open", "running", "finished", "abandoned"]},
         "host": {"oneOf": [_ref("User"), {"type": "null"}]},
         "seats": {"type": "array", "items": _ref("Seat")},
@@ -297,6 +333,7 @@ SCHEMAS = {
     "User": _USER,
     "Seat": _SEAT,
     "Clock": _CLOCK,
+    "TableClock": _TABLE_CLOCK,
     "Notice": _NOTICE,
     "Table": _TABLE,
     "Game": _GAME,
@@ -374,6 +411,14 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
         _ref("Table"),
     ),
     ("post", "/api/tables/{table_id}/leave", "Leave (a bot takes over a running seat)", None, 200, _ref("Table")),
+    (
+        "post",
+        "/api/tables/{table_id}/reclaim",
+        "Take back a running seat a bot took over (you left, or timed out too often in a row)",
+        None,
+        200,
+        _ref("Table"),
+    ),
     (
         "post",
         "/api/tables/{table_id}/bots",

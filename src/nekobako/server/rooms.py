@@ -17,7 +17,7 @@ from ..store import games
 from ..store.database import now
 from ..store.games import SeatRow
 from .choices import ChoiceTracker
-from .clock import deadlines_after, parse_clock
+from .clock import clock_after, parse_clock
 from .errors import ApiError
 from .live import LiveTable, draw_chance_steps, new_notice
 from .moves import Moves
@@ -201,9 +201,15 @@ class Rooms:
             state = get_game(row.game).new_game(row.players, row.options)
             tracker = ChoiceTracker(row.players)
             entries = draw_chance_steps(state, tracker, row.seed, 0)
-            deadlines = deadlines_after(row.clock, row.seats, row.deadlines, state, None, tracker)
+            clock, deadlines = clock_after(row.clock, row.seats, row.deadlines, state, None, tracker)
             notices = [new_notice("started", None, len(entries), {})]
-            values = {"status": "running", "started_at": now(), "seq": len(entries), "deadlines": deadlines}
+            values = {
+                "status": "running",
+                "started_at": now(),
+                "seq": len(entries),
+                "deadlines": deadlines,
+                "clock": clock,
+            }
             await self.tables.persist(
                 live, values=values, first_seq=0, entries=entries, new_notices=notices, state=(state, tracker)
             )

@@ -23,7 +23,7 @@ Replaced = Literal["left", "timeout"]
 """Why a bot plays for a seat that a person sat in."""
 TableStatus = Literal["open", "running", "finished", "abandoned"]
 TABLE_STATUSES: tuple[TableStatus, ...] = get_args(TableStatus)
-NoticeKind = Literal["started", "finished", "replaced"]
+NoticeKind = Literal["started", "finished", "replaced", "timeout", "returned"]
 
 
 @dataclass
