@@ -15,7 +15,7 @@ from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_ui import wait_until
+from browser_ui import shutbox_turn, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -165,3 +165,58 @@ def test_a_chat_message_reaches_the_other_player_and_the_replay(new_page, server
     alice.click("[data-key=first]")  # at the start, only what was written before the first move
     wait_until(alice, "() => document.querySelectorAll('.side .chat-message').length === 0")
     assert "No messages yet" in alice.inner_text(".side [data-testid=chat-log]")
+
+
+def test_a_timeout_costs_one_turn_only_and_a_replaced_player_comes_back(new_page, server, screenshot):
+    alice, bob = new_page(), new_page()
+    enter_guest(alice, "Tama")
+    enter_guest(bob, "Kuro")
+    # Tama creates a real-time table in the lobby: a 5 s bank, no increment, 3 timeouts in a row
+    alice.select_option("#create-game", "shutbox")
+    alice.select_option("#create-clock", "realtime")
+    alice.fill("#create-seconds", "5")
+    alice.fill("#create-increment", "0")
+    assert alice.input_value("#create-timeouts") == "3"
+    alice.click("[data-testid=create-form] button[type=submit]")
+    alice.wait_for_selector(".seat-manager")
+    table_id = int(alice.url.rsplit("/", 1)[1])
+    # the clock is shown in the lobby and on the table before anyone else joins
+    bob.goto("/")
+    card = bob.locator(f"li[data-table='{table_id}'] [data-testid=clock-line]")
+    assert card.inner_text() == "Real-time: 0:05 + 0 s per move · 3 timeouts in a row hand the seat to a bot"
+    bob.goto(f"/table/{table_id}")
+    bob.wait_for_selector(".seat-manager")
+    assert "Real-time: 0:05" in bob.inner_text("[data-testid=clock]")
+    bob.click(".seat-manager button:has-text('Join')")
+    alice.wait_for_selector("[data-key=start]")
+    alice.click("[data-key=start]")
+
+    for page in (alice, bob):
+        page.wait_for_selector("[data-testid=clock] .clock-item")
+    mover = alice if alice.locator("[data-testid=controls] [data-action=roll]").count() else bob
+    mover.wait_for_selector("[data-testid=controls] [data-action=roll]")
+    name = "Tama" if mover is alice else "Kuro"
+    # the mover lets the clock run out: a bot plays that one decision, the seat stays theirs
+    mover.wait_for_selector("[data-testid=log] :text('played this turn for them (1 of 3 in a row)')", timeout=15000)
+    assert mover.locator("[data-key=reclaim]").count() == 0
+    assert f"You are {name}" in mover.inner_text(".table-header")
+    wait_until(mover, "() => document.querySelector('[data-testid=clock]').textContent.includes('timeouts 1/3')")
+    # and they play their next decision themselves, which forgets the timeout
+    mover.wait_for_selector(".choices button[data-action]:enabled, [data-testid=controls] [data-action=roll]:enabled")
+    seq = mover.evaluate("() => document.querySelector('[data-testid=game]').dataset.seq")
+    assert shutbox_turn(mover)
+    wait_until(mover, f"() => document.querySelector('[data-testid=game]').dataset.seq !== '{seq}'")
+    wait_until(mover, "() => !document.querySelector('[data-testid=clock]').textContent.includes('timeouts')")
+    screenshot(mover, "table-clock-timeout")
+
+    # a table where one timeout hands the seat over: the player takes it back with one click
+    other = started_table(server, bob, alice, clock={"kind": "realtime", "bank": 5, "timeouts": 1})
+    for page in (alice, bob):
+        page.goto(f"/table/{other}")
+        page.wait_for_selector("[data-testid=clock] .clock-item")
+    mover = alice if alice.locator("[data-testid=controls] [data-action=roll]").count() else bob
+    mover.wait_for_selector("[data-key=reclaim]", timeout=15000)
+    assert "A bot plays your seat." in mover.inner_text(".table-header")
+    mover.click("[data-key=reclaim]")
+    mover.wait_for_selector("[data-key=reclaim]", state="detached")
+    mover.wait_for_selector("[data-testid=log] :text('is back and plays again')")

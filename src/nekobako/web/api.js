@@ -53,6 +53,7 @@ export const createTable = (game, seats, options, clock) =>
   call("POST", "/api/tables", { game, seats, options, clock });
 export const join = (id, seat) => call("POST", `/api/tables/${id}/join`, seat === undefined ? {} : { seat });
 export const leave = (id) => call("POST", `/api/tables/${id}/leave`);
+export const reclaim = (id) => call("POST", `/api/tables/${id}/reclaim`);
 export const addBot = (id, level, seat) =>
   call("POST", `/api/tables/${id}/bots`, seat === undefined ? { level } : { level, seat });
 export const fillBots = (id, level) => call("POST", `/api/tables/${id}/bots`, { level, fill: true });

@@ -5,7 +5,7 @@ import { h, replaceKeepingFocus, toast } from "./dom.js";
 import { onLangChange, pick, t } from "./i18n.js";
 import { currentUser, onUserChange, setUser } from "./session.js";
 import { rulesButton } from "./rules.js";
-import { optionLabel, optionName, playerLink, seatsSummary, statusLabel } from "./tables.js";
+import { clockText, optionLabel, optionName, playerLink, seatsSummary, statusLabel } from "./tables.js";
 
 const POLL_MS = 3000;
 const FINISHED_SHOWN = 10;
@@ -238,6 +238,7 @@ export function mount(root) {
       ),
       h("div", { class: "seats-line" }, seatsSummary(table, user)),
       h("div", { class: "options-line muted" }, optionsSummary(table, info)),
+      h("div", { class: "clock-line muted", "data-testid": "clock-line" }, clockText(table.clock)),
       h("div", { class: "row actions" }, buttons),
     );
   }
@@ -266,7 +267,16 @@ export function mount(root) {
   }
 
   // ---------------------------------------------------------------- create
-  const form = { game: null, seats: 2, clock: "none", seconds: 60, days: 1, options: {} };
+  const form = {
+    game: null,
+    seats: 2,
+    clock: "none",
+    seconds: 300,
+    increment: 10,
+    days: 1,
+    timeouts: 3,
+    options: {},
+  };
 
   function renderCreate() {
     const user = currentUser();
@@ -316,34 +326,31 @@ export function mount(root) {
         h("option", { value: k, selected: form.clock === k }, t(`lobby.clock.${k === "turn" ? "turnbased" : k}`)),
       ),
     );
+    const number = (id, label, key, min, max) =>
+      field(
+        id,
+        label,
+        h("input", {
+          id,
+          type: "number",
+          min,
+          max,
+          value: form[key],
+          "data-key": id,
+          oninput: (e) => (form[key] = Number(e.target.value)),
+        }),
+      );
     const clockValue =
       form.clock === "realtime"
-        ? field(
-            "create-seconds",
-            t("lobby.clockSeconds"),
-            h("input", {
-              id: "create-seconds",
-              type: "number",
-              min: 5,
-              max: 3600,
-              value: form.seconds,
-              oninput: (e) => (form.seconds = Number(e.target.value)),
-            }),
-          )
+        ? [
+            number("create-seconds", t("lobby.clockSeconds"), "seconds", 5, 3600),
+            number("create-increment", t("lobby.clockIncrement"), "increment", 0, 600),
+          ]
         : form.clock === "turn"
-          ? field(
-              "create-days",
-              t("lobby.clockDays"),
-              h("input", {
-                id: "create-days",
-                type: "number",
-                min: 1,
-                max: 14,
-                value: form.days,
-                oninput: (e) => (form.days = Number(e.target.value)),
-              }),
-            )
+          ? number("create-days", t("lobby.clockDays"), "days", 1, 14)
           : null;
+    const timeoutsField =
+      form.clock === "none" ? null : number("create-timeouts", t("lobby.clockTimeouts"), "timeouts", 1, 10);
 
     const optionFields = info.options.map((spec) => optionField(spec));
 
@@ -351,9 +358,9 @@ export function mount(root) {
       e.preventDefault();
       const clock =
         form.clock === "realtime"
-          ? { kind: "realtime", seconds: form.seconds }
+          ? { kind: "realtime", bank: form.seconds, increment: form.increment, timeouts: form.timeouts }
           : form.clock === "turn"
-            ? { kind: "turn", days: form.days }
+            ? { kind: "turn", days: form.days, timeouts: form.timeouts }
             : { kind: "none" };
       const options = {};
       for (const [k, v] of Object.entries(form.options)) if (v !== "" && v !== undefined) options[k] = v;
@@ -382,6 +389,7 @@ export function mount(root) {
           field("create-seats", t("lobby.seats"), seatSelect),
           field("create-clock", t("lobby.clock"), clockSelect),
           clockValue,
+          timeoutsField,
         ),
         optionFields.length
           ? h(

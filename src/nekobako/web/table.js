@@ -6,7 +6,7 @@ import { announce, h, replaceKeepingFocus, toast } from "./dom.js";
 import { joinNames, onLangChange, pick, t } from "./i18n.js";
 import { currentUser, onUserChange } from "./session.js";
 import { phaseSection, rulesButton } from "./rules.js";
-import { seatName, seatNames, statusLabel } from "./tables.js";
+import { clockText, formatDuration, seatName, seatNames, statusLabel } from "./tables.js";
 import { logPanel } from "./log.js";
 import { byOther, initialState, reduce } from "./table_state.js";
 import { buildLog, describeMessage } from "./words.js";
@@ -245,6 +245,35 @@ export function mount(root, { id }) {
     return seatNames(state.table, n);
   }
 
+  // A person a bot replaced (left, or timed out too often) may take the seat back.
+  function reclaimButton(tbl) {
+    const user = currentUser();
+    const mine = user && tbl?.status === "running" && tbl.seats.find((s) => s.kind === "bot" && s.user?.id === user.id);
+    if (!mine) return null;
+    return [
+      " · ",
+      h("span", { class: "replaced-you" }, t("table.replacedYou")),
+      " ",
+      h(
+        "button",
+        {
+          type: "button",
+          class: "primary",
+          "data-key": "reclaim",
+          onclick: async () => {
+            try {
+              await api.reclaim(id);
+            } catch (err) {
+              toast(err.message, "error");
+            }
+            socket.sync();
+          },
+        },
+        t("table.reclaim"),
+      ),
+    ];
+  }
+
   function renderHeader() {
     const tbl = state.table;
     const title = tbl
@@ -264,6 +293,7 @@ export function mount(root, { id }) {
         h("a", { href: "/" }, t("app.back")),
         tbl ? " · " : null,
         tbl ? rulesButton(tbl.game, () => phaseSection(state.view)) : null,
+        reclaimButton(tbl),
         me !== null && tbl.status === "running" && !tbl.seats[me].replaced ? " · " : null,
         me !== null && tbl.status === "running" && !tbl.seats[me].replaced
           ? h(
@@ -327,24 +357,38 @@ export function mount(root, { id }) {
     renderClock();
   }
 
+  // Before the start: the clock's settings in words. During the game: the time left of each
+  // seat to move (counting down), the bank of the others (real time) and timeouts in a row.
   function renderClock() {
-    const clock = state.clock;
-    if (!clock || clock.kind === "none" || !state.view || state.view.over) {
-      replaceKeepingFocus(
-        clockBox,
-        state.view && !state.view.over ? h("span", { class: "muted" }, t("table.noClock")) : null,
-      );
+    const clock = state.clock || state.table?.clock;
+    if (!state.view) {
+      replaceKeepingFocus(clockBox, state.table ? h("span", { class: "muted" }, clockText(state.table.clock)) : null);
+      return;
+    }
+    if (!clock || clock.kind === "none" || state.view.over) {
+      replaceKeepingFocus(clockBox, state.view.over ? null : h("span", { class: "muted" }, t("table.noClock")));
       return;
     }
     const now = Date.now() / 1000 + state.clockOffset;
     const nm = names();
-    const items = Object.entries(clock.deadlines || {}).map(([seat, due]) => {
-      const left = Math.max(0, due - now);
+    const deadlines = clock.deadlines || {};
+    const banks = clock.banks || {};
+    const missed = clock.missed || {};
+    const seats = nm.map((_, seat) => String(seat)).filter((seat) => seat in deadlines || seat in banks);
+    const items = seats.map((seat) => {
+      const running = seat in deadlines;
+      const left = running ? Math.max(0, deadlines[seat] - now) : banks[seat];
       return h(
         "span",
-        { class: ["clock-item", left < 10 ? "urgent" : null] },
-
+        { class: ["clock-item", running ? null : "idle", running && left < 10 ? "urgent" : null], "data-seat": seat },
         t("table.clockLeft", { name: nm[Number(seat)] ?? seat, time: formatDuration(left) }),
+        missed[seat]
+          ? h(
+              "span",
+              { class: "missed" },
+              ` (${t("table.clockMissed", { n: missed[seat], limit: clock.timeouts ?? 3 })})`,
+            )
+          : null,
       );
     });
     replaceKeepingFocus(clockBox, items);
@@ -652,15 +696,4 @@ export function resultsPanel(view, results, names, id) {
 function fmt(x) {
   if (x === null || x === undefined) return "";
   return Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100);
-}
-
-function formatDuration(seconds) {
-  const s = Math.ceil(seconds);
-  if (s >= 86400) return t("table.durationDays", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
-  if (s >= 3600)
-    return t("table.durationHours", {
-      h: Math.floor(s / 3600),
-      m: String(Math.floor((s % 3600) / 60)).padStart(2, "0"),
-    });
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }

@@ -66,3 +66,24 @@ export function optionLabel(spec, value) {
   if (value === false) return t("lobby.off");
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
+
+export function formatDuration(seconds) {
+  const s = Math.ceil(seconds);
+  if (s >= 86400) return t("table.durationDays", { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+  if (s >= 3600)
+    return t("table.durationHours", {
+      h: Math.floor(s / 3600),
+      m: String(Math.floor((s % 3600) / 60)).padStart(2, "0"),
+    });
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// A table's clock in words, for the lobby and the table before anyone joins.
+export function clockText(clock) {
+  if (!clock || clock.kind === "none") return t("lobby.clock.none");
+  const main =
+    clock.kind === "realtime"
+      ? t("clock.realtime", { bank: formatDuration(clock.bank ?? clock.seconds), inc: clock.increment ?? 0 })
+      : t("clock.turn", { days: t("clock.days", { n: clock.days }) });
+  return `${main} · ${t("clock.timeouts", { n: clock.timeouts ?? 3 })}`;
+}
