@@ -15,11 +15,14 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 from websockets.sync.client import connect
 
+from nekobako.server.deltas import apply
+
 GAME_TIMEOUT = 150.0  # seconds for one whole game in a test
 
 
 class Frames:
-    """Every WebSocket `state` message a page received, parsed (to check what reached the page)."""
+    """Every WebSocket `state` message a page received, parsed (to check what reached the page);
+    `delta` messages are applied to the state before them, as the page does (web/delta.js)."""
 
     def __init__(self, page: Page):
         self.states: list[dict] = []
@@ -35,7 +38,10 @@ class Frames:
             msg = json.loads(payload)
         except ValueError:
             return
-        if isinstance(msg, dict) and msg.get("type") == "state":
+        if isinstance(msg, dict) and msg.get("type") == "delta" and self.states:
+            if self.states[-1].get("version") == msg["base"]:
+                self.states.append({**apply(self.states[-1], msg["patch"]), "clock": msg["clock"]})
+        elif isinstance(msg, dict) and msg.get("type") == "state":
             self.states.append(msg)
 
     def legal_at(self, seq: int) -> set[str] | None:

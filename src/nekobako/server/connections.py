@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .messages import encode, state_text
+from .messages import delta_state_text, encode, state_text
 
 if TYPE_CHECKING:
     from .live import LiveTable
@@ -29,7 +29,14 @@ MAX_QUEUED = 256  # unsent messages before a connection is considered dead weigh
 
 
 class Connection:
-    def __init__(self, ws: WebSocket, table: LiveTable, user: dict[str, Any] | None, session: str | None = None):
+    def __init__(
+        self,
+        ws: WebSocket,
+        table: LiveTable,
+        user: dict[str, Any] | None,
+        session: str | None = None,
+        deltas: bool = False,
+    ):
         self.ws = ws
         self.table = table
         self.user = user
@@ -38,6 +45,8 @@ class Connection:
         self.sent_events = 0
         self.sent_notices = 0
         self.sent_version = -1
+        self.deltas = deltas  # the client asked for `delta` messages after the first `state`
+        self.held: dict[str, Any] | None = None  # with deltas: the last full message it was sent
         self.writer: asyncio.Task[None] | None = None
         self.state_queued = False
         self.overflowed = False
@@ -87,7 +96,7 @@ class Connection:
                     self.state_queued = False
                     if item is _STATE and self.sent_version == self.table.version:
                         continue
-                    await self.ws.send_text(self.state_message())
+                    await self.ws.send_text(self.state_message(full=item is _FORCED_STATE))
                     continue
                 await self.ws.send_text(encode(item))
         except (OSError, RuntimeError, WebSocketDisconnect):  # uvicorn's ClientDisconnected is an OSError
@@ -98,10 +107,15 @@ class Connection:
             with contextlib.suppress(Exception):
                 await self.ws.close(code=1011, reason="internal error")
 
-    def state_message(self) -> str:
-        """The encoded `state` message this connection is due now."""
+    def state_message(self, full: bool = False) -> str:
+        """The encoded `state` message this connection is due now (with deltas: a `delta` message
+        unless `full`, as on connecting and on `sync`)."""
         table = self.table
         version = table.version
+        if self.deltas:
+            text, self.held = delta_state_text(table, self.seat, None if full else self.held)
+            self.sent_version = version
+            return text
         text, self.sent_events, self.sent_notices = state_text(table, self.seat, self.sent_events, self.sent_notices)
         self.sent_version = version
         return text

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 from .clock import decision_seconds
+from .deltas import diff
 
 if TYPE_CHECKING:
     from .live import LiveTable
@@ -79,6 +80,40 @@ def state_text(table: LiveTable, seat: int | None, sent_events: int, sent_notice
     body = shared.text(version, ("state", seat, sent_events, sent_notices), build)
     # the clock carries the server's time of sending, so it is spliced in fresh every time
     return f'{body[:-1]},"clock":{encode(clock_json(table))}}}', len(events), len(notices)
+
+
+def delta_state_text(table: LiveTable, seat: int | None, base: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    """For a connection that asked for deltas (`?deltas=1`): a full `state` message when it has
+    nothing yet (`base` None: the first message, a `sync`), else a `delta` message against `base`,
+    the last message it was sent (docs/protocol.md). Returns the text and the full message now
+    held by the client. A full message here has the whole notices list and no `events` slice:
+    the view's own `events` and `history` grow by patches."""
+    shared, version = table.shared, table.version
+
+    def build_full() -> dict[str, Any]:
+        view = shared.part(version, ("view", seat), lambda: _view(table, seat))
+        detail = shared.part(version, "detail", lambda: table.detail(None))
+        return {
+            "type": "state",
+            "version": version,
+            "seq": table.row.seq,
+            "seat": seat,
+            "view": view,
+            "notices": detail["notices"],
+            "table": {**detail, "you": seat},
+        }
+
+    full = shared.part(version, ("full", seat), build_full)
+    if base is None:
+        body = shared.text(version, ("full", seat), lambda: full)
+    else:
+        # the base is the shared message of its seat and version, so this text is shared too
+        body = shared.text(
+            version,
+            ("delta", seat, base["seat"], base["version"]),
+            lambda: {"type": "delta", "base": base["version"], "version": version, "patch": diff(base, full)},
+        )
+    return f'{body[:-1]},"clock":{encode(clock_json(table))}}}', full
 
 
 def _view(table: LiveTable, seat: int | None) -> dict[str, Any] | None:

@@ -52,7 +52,8 @@ async def table_socket(ws: WebSocket) -> None:
     if user is None and sum(1 for c in live.connections if c.user is None) >= hub.limits.anonymous_sockets:
         await ws.close(code=4429, reason="too many anonymous watchers; log in or play as a guest to watch")
         return
-    conn = Connection(ws, live, user, ws.cookies.get(SESSION_COOKIE) if user is not None else None)
+    deltas = ws.query_params.get("deltas") == "1"  # the browser client's choice: only what changed
+    conn = Connection(ws, live, user, ws.cookies.get(SESSION_COOKIE) if user is not None else None, deltas)
     live.connections.add(conn)
     conn.start()
     conn.push_state(force=True)

@@ -1,6 +1,9 @@
 // One WebSocket per open table page (docs/protocol.md, "Play"). Reconnects by itself with a
 // growing delay; on every (re)connection the server sends a full `state` message, so a reload or
-// a dropped network resumes exactly where the game is.
+// a dropped network resumes exactly where the game is. After that first message the server sends
+// only what changed (`delta` messages, applied by delta.js); a delta that does not follow the
+// message held here asks for the whole state again (`sync`).
+import { applyPatch } from "./delta.js";
 
 export class TableSocket {
   // handlers: {state(msg), refused(msg), chat(msg), chat_history(msg), status(connected: bool)}
@@ -8,6 +11,7 @@ export class TableSocket {
     this.tableId = tableId;
     this.handlers = handlers;
     this.seq = null; // seq of the last state message: actions answer it
+    this.held = null; // the last whole state message (deltas apply to it)
     this.socket = null;
     this.closed = false;
     this.retry = 0;
@@ -17,7 +21,7 @@ export class TableSocket {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws/tables/${this.tableId}`;
+    return `${scheme}//${location.host}/ws/tables/${this.tableId}?deltas=1`;
   }
 
   connect() {
@@ -25,6 +29,7 @@ export class TableSocket {
     const socket = new WebSocket(this.url());
     this.socket = socket;
     socket.addEventListener("open", () => {
+      this.held = null; // the server starts every connection with a full state
       this.retry = 0;
       this.handlers.status?.(true);
       clearInterval(this.pingTimer);
@@ -37,7 +42,12 @@ export class TableSocket {
       } catch {
         return;
       }
+      if (msg.type === "delta") {
+        msg = this.applyDelta(msg);
+        if (!msg) return;
+      }
       if (msg.type === "state") {
+        this.held = msg;
         this.seq = msg.seq;
         this.handlers.state?.(msg);
       } else if (msg.type === "refused") {
@@ -54,6 +64,20 @@ export class TableSocket {
       const delay = Math.min(8000, 300 * 2 ** this.retry++);
       setTimeout(() => this.connect(), delay);
     });
+  }
+
+  // The whole state a delta leads to, or null (then the whole state is asked for, once).
+  applyDelta(msg) {
+    if (this.held && msg.base === this.held.version) {
+      try {
+        return { ...applyPatch(this.held, msg.patch), clock: msg.clock };
+      } catch {
+        // a patch that does not fit: fall through to a resync
+      }
+    }
+    if (this.held) this.sync();
+    this.held = null; // until the full state comes
+    return null;
   }
 
   sendRaw(message) {
