@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -220,3 +221,34 @@ def test_a_timeout_costs_one_turn_only_and_a_replaced_player_comes_back(new_page
     mover.click("[data-key=reclaim]")
     mover.wait_for_selector("[data-key=reclaim]", state="detached")
     mover.wait_for_selector("[data-testid=log] :text('is back and plays again')")
+
+
+def test_a_rematch_accepted_by_both_starts_a_new_table(new_page, server, screenshot):
+    alice, bob = new_page(), new_page()
+    enter_guest(alice, "Ume")
+    enter_guest(bob, "Sakura")
+    table_id = started_table(server, alice, bob, options={"tiles": 10})
+    for page in (alice, bob):
+        page.goto(f"/table/{table_id}")
+        page.wait_for_selector(".shutbox")
+    play_out_as(server, [alice, bob], table_id, seed=4)
+    for page in (alice, bob):
+        page.wait_for_selector("[data-testid=rematch] [data-key=rematch]")
+
+    alice.click("[data-key=rematch]")  # one click offers it to everyone who played
+    bob.wait_for_selector("[data-key=rematch-accept]")
+    assert "Ume offers a rematch with the same seats and options." in bob.inner_text("[data-testid=rematch]")
+    assert "Waiting for: Sakura" in alice.inner_text("[data-testid=rematch]")
+    assert alice.locator("[data-key=rematch-accept]").count() == 0  # the one who offered has accepted
+    screenshot(bob, "rematch-offer")
+    bob.click("[data-key=rematch-accept]")
+
+    # both pages go to the new table, which is already running with the same seats and options
+    for page in (alice, bob):
+        page.wait_for_url(re.compile(r".*#/table/\d+$"))
+        page.wait_for_selector(".shutbox")
+    new_id = int(alice.url.rsplit("/", 1)[1])
+    assert new_id != table_id and bob.url.endswith(f"#/table/{new_id}")
+    new = http_of(alice, server).get(f"/api/tables/{new_id}").json()
+    assert new["status"] == "running" and new["options"]["tiles"] == 10
+    assert [s["user"]["name"] for s in new["seats"]] == ["Ume", "Sakura"]

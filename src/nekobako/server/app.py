@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 
 from ..store import open_database
-from . import auth, catalogue, chat, lobby, openapi, pages, play, players
+from . import auth, catalogue, chat, lobby, openapi, pages, play, players, rematch
 from .auth import Throttles
 from .errors import ApiError, api_error_handler, database_error_handler, http_error_handler
 from .guards import Guards
@@ -51,6 +51,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
             *openapi.routes,
             *play.routes,
             *chat.routes,
+            *rematch.routes,
             *players.routes,
             *pages.routes,
         ],

@@ -329,6 +329,19 @@ _CHAT_MESSAGE = {
     },
 }
 
+_REMATCH = {
+    "type": "object",
+    "properties": {
+        "table": {"type": "integer", "description": "the finished table"},
+        "offered_by": _ref("User"),
+        "accepted": {"type": "array", "items": _ref("User")},
+        "waiting": {"type": "array", "items": _ref("User"), "description": "who played and has not accepted yet"},
+        "declined_by": {"oneOf": [_ref("User"), {"type": "null"}]},
+        "new_table": {"type": ["integer", "null"], "description": "the new table, once everyone accepted"},
+        "at": {"type": ["string", "null"]},
+    },
+}
+
 SCHEMAS = {
     "User": _USER,
     "Seat": _SEAT,
@@ -344,6 +357,7 @@ SCHEMAS = {
     "Record": _RECORD,
     "PlayerPage": _PLAYER_PAGE,
     "ChatMessage": _CHAT_MESSAGE,
+    "Rematch": _REMATCH,
 }
 
 _QUANTILES = ("p50", "p90", "p99", "max")
@@ -494,6 +508,31 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
         },
         201,
         _ref("ChatMessage"),
+    ),
+    (
+        "get",
+        "/api/tables/{table_id}/rematch",
+        "The rematch offer of a finished table (null when none)",
+        None,
+        200,
+        {"type": "object", "properties": {"rematch": {"oneOf": [_ref("Rematch"), {"type": "null"}]}}},
+    ),
+    (
+        "post",
+        "/api/tables/{table_id}/rematch",
+        "Offer a rematch (same seats, options and clock) or accept the offer; the new table starts when "
+        "everyone who played has accepted",
+        None,
+        200,
+        {"type": "object", "properties": {"rematch": {"oneOf": [_ref("Rematch"), {"type": "null"}]}}},
+    ),
+    (
+        "post",
+        "/api/tables/{table_id}/rematch/decline",
+        "Decline the rematch offer (it ends)",
+        None,
+        200,
+        {"type": "object", "properties": {"rematch": {"oneOf": [_ref("Rematch"), {"type": "null"}]}}},
     ),
     (
         "get",

@@ -93,11 +93,11 @@ def create_table(
         assert key is not None
         table_id = key[0]
         rows = [SeatRow(0, "human", host_id)] + [SeatRow(s) for s in range(1, players)]
-        conn.execute(insert(seats), [_seat_values(table_id, r) for r in rows])
+        conn.execute(insert(seats), [seat_values(table_id, r) for r in rows])
     return table_id
 
 
-def _seat_values(table_id: int, row: SeatRow) -> dict[str, Any]:
+def seat_values(table_id: int, row: SeatRow) -> dict[str, Any]:
     return {
         "table_id": table_id,
         "seat": row.seat,
@@ -191,7 +191,7 @@ def commit_change(
             conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
         if seat_rows is not None:
             conn.execute(delete(seats).where(seats.c.table_id == table_id))
-            conn.execute(insert(seats), [_seat_values(table_id, r) for r in seat_rows])
+            conn.execute(insert(seats), [seat_values(table_id, r) for r in seat_rows])
         if new_notices:
             conn.execute(
                 insert(notices),

@@ -61,6 +61,9 @@ export const removeSeat = (id, seat) => call("DELETE", `/api/tables/${id}/seats/
 export const start = (id) => call("POST", `/api/tables/${id}/start`);
 export const results = (id) => call("GET", `/api/tables/${id}/results`);
 export const record = (id) => call("GET", `/api/tables/${id}/record`);
+export const rematchState = (id) => call("GET", `/api/tables/${id}/rematch`);
+export const rematch = (id) => call("POST", `/api/tables/${id}/rematch`);
+export const declineRematch = (id) => call("POST", `/api/tables/${id}/rematch/decline`);
 export const chat = (id) => call("GET", `/api/tables/${id}/chat`).then((d) => d.messages);
 export const player = (name) => call("GET", `/api/players/${encodeURIComponent(name)}`);
 export const ratings = (game) => call("GET", `/api/ratings${game ? `?game=${encodeURIComponent(game)}` : ""}`);

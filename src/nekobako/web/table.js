@@ -11,6 +11,7 @@ import { logPanel } from "./log.js";
 import { byOther, initialState, reduce } from "./table_state.js";
 import { buildLog, describeMessage } from "./words.js";
 import { ChatBox } from "./chat.js";
+import { rematchPanel } from "./rematch.js";
 import { TableSocket } from "./ws.js";
 
 const SEND_TIMEOUT_MS = 8000;
@@ -25,6 +26,7 @@ export function mount(root, { id }) {
   // what only this page's drawing needs (not facts about the table)
   const page = {
     info: null, // game description from /api/games
+    rematch: undefined, // the rematch offer after the game: undefined until asked, then null or the offer
     module: null, // games/<name>.js
     ui: {}, // the game renderer's own selection state, kept across server messages
     refocus: false, // put the focus back on the board once the move is answered (keyboard players)
@@ -42,6 +44,7 @@ export function mount(root, { id }) {
   const board = h("section", { class: "game-area", "data-testid": "game" });
   const side = h("aside", { class: "side" });
   const resultsBox = h("section", { class: "results", "data-testid": "results", hidden: true });
+  const rematchBox = h("div", { class: "rematch-box", hidden: true });
   const layout = h(
     "div",
     { class: "table-page" },
@@ -49,6 +52,7 @@ export function mount(root, { id }) {
     h("div", { class: "status-bar" }, status, clockBox),
     promptLine,
     resultsBox,
+    rematchBox,
     h("div", { class: "table-body" }, board, side),
   );
   root.append(layout);
@@ -71,6 +75,9 @@ export function mount(root, { id }) {
     },
     chat(msg) {
       chatBox.add(msg.message);
+    },
+    rematch(msg) {
+      showRematch(msg.rematch);
     },
     chat_history(msg) {
       chatBox.setMessages(msg.messages);
@@ -142,6 +149,13 @@ export function mount(root, { id }) {
     const user = currentUser();
     const seated = user && msg.table.seats.some((s) => s.user && s.user.id === user.id);
     chatBox.setWriter(Boolean(user), seated ? "players" : "spectators");
+    if (msg.view?.over && page.rematch === undefined) {
+      page.rematch = null;
+      api
+        .rematchState(id)
+        .then((answer) => showRematch(answer.rematch))
+        .catch(() => {});
+    }
     if (msg.view?.over && !state.results) {
       // the spectators' channel opens to everyone once the game is over
       api
@@ -454,6 +468,30 @@ export function mount(root, { id }) {
     replaceKeepingFocus(resultsBox, resultsPanel(view, state.results, names(), id));
   }
 
+  // Whoever played goes to the rematch's table once everyone has accepted.
+  function playedHere() {
+    const user = currentUser();
+    return Boolean(user && state.table?.seats.some((s) => s.user?.id === user.id));
+  }
+
+  function showRematch(offer) {
+    page.rematch = offer;
+    if (offer?.new_table && playedHere()) {
+      location.hash = `#/table/${offer.new_table}`;
+      return;
+    }
+    renderRematch();
+  }
+
+  function renderRematch() {
+    rematchBox.hidden = !state.view?.over;
+    if (rematchBox.hidden) return;
+    replaceKeepingFocus(
+      rematchBox,
+      rematchPanel(id, page.rematch ?? null, { played: playedHere(), me: currentUser()?.id, changed: showRematch }),
+    );
+  }
+
   function seatManager() {
     const tbl = state.table;
     const user = currentUser();
@@ -540,6 +578,7 @@ export function mount(root, { id }) {
     renderHeader();
     renderStatus();
     renderResults();
+    renderRematch();
     renderBoard();
     renderSide();
     chatBox.render();

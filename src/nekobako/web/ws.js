@@ -6,7 +6,7 @@
 import { applyPatch } from "./delta.js";
 
 export class TableSocket {
-  // handlers: {state(msg), refused(msg), chat(msg), chat_history(msg), status(connected: bool)}
+  // handlers: {state(msg), refused(msg), chat(msg), chat_history(msg), rematch(msg), status(connected: bool)}
   constructor(tableId, handlers) {
     this.tableId = tableId;
     this.handlers = handlers;
@@ -52,7 +52,7 @@ export class TableSocket {
         this.handlers.state?.(msg);
       } else if (msg.type === "refused") {
         this.handlers.refused?.(msg);
-      } else if (msg.type === "chat" || msg.type === "chat_history") {
+      } else if (msg.type === "chat" || msg.type === "chat_history" || msg.type === "rematch") {
         this.handlers[msg.type]?.(msg);
       }
     });

@@ -1,0 +1,124 @@
+"""Rematch: at the end of a game one click offers the same seats and options to everyone who
+played; the new table is created (same game, seats, options and clock, a new seed; the one who
+offered hosts it) and started when the last of them accepts. One decline ends the offer.
+
+`GET|POST /api/tables/{id}/rematch`, `POST /api/tables/{id}/rematch/decline`; every change is
+also sent to the finished table's sockets as `{"type": "rematch", "rematch": Rematch}`.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from ..store import rematch
+from ..store.games import SeatRow
+from .errors import ApiError
+from .requests import path_int, require_user
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .live import LiveTable
+
+log = logging.getLogger("nekobako.server")
+CLOCK_STATE = ("banks", "missed")  # a running clock's state, not its settings
+
+
+def players_of(live: LiveTable) -> list[int]:
+    """Everyone who played: the people who held a seat (a bot may have finished for them)."""
+    return sorted({s.user_id for s in live.row.seats if s.user_id is not None})
+
+
+def same_seats(live: LiveTable) -> list[SeatRow]:
+    """The seats again: each person where they sat, each bot of the table where it sat."""
+    return [
+        SeatRow(s.seat, "human", s.user_id) if s.user_id is not None else SeatRow(s.seat, "bot", bot=s.bot)
+        for s in live.row.seats
+    ]
+
+
+def rematch_json(live: LiveTable, offer: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The offer with names: who offered, who accepted, who is still to answer."""
+    if offer is None or offer["offered_by"] is None:
+        return None
+    users = live.users
+    accepted = offer["accepted"]
+    return {
+        **offer,
+        "offered_by": users.get(offer["offered_by"]),
+        "accepted": [users.get(u) for u in accepted],
+        "waiting": [users.get(u) for u in players_of(live) if u not in accepted],
+        "declined_by": users.get(offer["declined_by"]) if offer["declined_by"] is not None else None,
+    }
+
+
+async def _finished_table(request: Request) -> tuple[Hub, LiveTable]:
+    hub: Hub = request.app.state.hub
+    live = await hub.tables.get(path_int(request, "table_id"))
+    if live.row.status != "finished":
+        raise ApiError(409, "conflict", "a rematch is offered once the game is over / 再戦はゲーム終了後に申し込めます")
+    return hub, live
+
+
+async def show(request: Request) -> JSONResponse:
+    hub, live = await _finished_table(request)
+    return JSONResponse({"rematch": rematch_json(live, await hub.db(rematch.offer, live.id))})
+
+
+async def _answer(request: Request, accept: bool) -> JSONResponse:
+    user = await require_user(request)
+    hub, live = await _finished_table(request)
+    players = players_of(live)
+    if user["id"] not in players:
+        raise ApiError(
+            403, "forbidden", "only those who played may answer a rematch / 再戦に答えられるのは対戦者だけです"
+        )
+    row = live.row
+    new_table = {
+        "game": row.game,
+        "players": row.players,
+        "options": row.options,
+        "clock": {k: v for k, v in row.clock.items() if k not in CLOCK_STATE},
+        "seed": secrets.randbits(62),
+    }
+    offer = await hub.db(
+        rematch.answer,
+        live.id,
+        user["id"],
+        accept=accept,
+        players=players,
+        new_table=new_table,
+        new_seats=same_seats(live),
+    )
+    started = offer["new_table"]
+    if started is not None and accept:
+        new = await hub.tables.get(started)
+        if new.row.status == "open":  # the last answer created it; start it (a second call finds it running)
+            host = {"id": offer["offered_by"]}
+            try:
+                await hub.rooms.start(host, started)
+            except ApiError as exc:  # the host can still start it from its page
+                log.warning("rematch table %s of table %s did not start: %s", started, live.id, exc.message)
+    body = rematch_json(live, offer)
+    for conn in list(live.connections):
+        conn.push({"type": "rematch", "rematch": body})
+    return JSONResponse({"rematch": body})
+
+
+async def offer_or_accept(request: Request) -> JSONResponse:
+    return await (_answer(request, accept=True) if request.method == "POST" else show(request))
+
+
+async def decline(request: Request) -> JSONResponse:
+    return await _answer(request, accept=False)
+
+
+routes = [
+    Route("/api/tables/{table_id:id}/rematch", offer_or_accept, methods=["GET", "POST"]),
+    Route("/api/tables/{table_id:id}/rematch/decline", decline, methods=["POST"]),
+]

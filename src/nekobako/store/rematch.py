@@ -1,0 +1,91 @@
+"""Rematch offers: one per finished table. Each answer is one transaction that locks the offer
+row, so two people accepting at once (even in two server processes) create one new table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection, Engine, insert, select, update
+
+from .database import aware, iso, now
+from .games import SeatRow, seat_values
+from .schema import rematch_offers, seats, tables
+
+
+def offer(engine: Engine, table_id: int) -> dict[str, Any] | None:
+    with engine.connect() as conn:
+        row = conn.execute(select(rematch_offers).where(rematch_offers.c.table_id == table_id)).first()
+    return None if row is None else _json(row)
+
+
+def answer(
+    engine: Engine,
+    table_id: int,
+    user_id: int,
+    *,
+    accept: bool,
+    players: Sequence[int],
+    new_table: dict[str, Any],
+    new_seats: Sequence[SeatRow],
+) -> dict[str, Any]:
+    """`user_id` accepts (the first answer makes the offer) or declines. When everyone in `players`
+    has accepted, the new table (`new_table`: the game_tables values; host = who offered) is
+    created with `new_seats` in the same transaction. Returns the offer after the answer."""
+    with engine.begin() as conn:
+        query = select(rematch_offers).where(rematch_offers.c.table_id == table_id).with_for_update()
+        row = conn.execute(query).first()
+        if row is None:
+            if not accept:
+                return {
+                    "table": table_id,
+                    "offered_by": None,
+                    "accepted": [],
+                    "declined_by": user_id,
+                    "new_table": None,
+                    "at": None,
+                }
+            conn.execute(
+                insert(rematch_offers).values(
+                    table_id=table_id, offered_by=user_id, accepted=[user_id], created_at=now()
+                )
+            )
+            row = conn.execute(query).first()
+            assert row is not None
+        elif row.declined_by is None and row.new_table_id is None:
+            values: dict[str, Any] = {}
+            if not accept:
+                values["declined_by"] = user_id
+            elif user_id not in row.accepted:
+                values["accepted"] = [*row.accepted, user_id]
+            if values:
+                conn.execute(update(rematch_offers).where(rematch_offers.c.table_id == table_id).values(**values))
+                row = conn.execute(query).first()
+                assert row is not None
+        if row.declined_by is None and row.new_table_id is None and set(players) <= set(row.accepted):
+            new_id = _create(conn, {**new_table, "host_id": row.offered_by}, new_seats)
+            conn.execute(
+                update(rematch_offers).where(rematch_offers.c.table_id == table_id).values(new_table_id=new_id)
+            )
+            row = conn.execute(query).first()
+            assert row is not None
+        return _json(row)
+
+
+def _create(conn: Connection, values: dict[str, Any], new_seats: Sequence[SeatRow]) -> int:
+    result = conn.execute(insert(tables).values(status="open", seq=0, deadlines={}, created_at=now(), **values))
+    key = result.inserted_primary_key
+    assert key is not None
+    conn.execute(insert(seats), [seat_values(key[0], r) for r in new_seats])
+    return int(key[0])
+
+
+def _json(row: Any) -> dict[str, Any]:
+    return {
+        "table": row.table_id,
+        "offered_by": row.offered_by,
+        "accepted": list(row.accepted),
+        "declined_by": row.declined_by,
+        "new_table": row.new_table_id,
+        "at": iso(aware(row.created_at)),
+    }
