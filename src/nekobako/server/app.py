@@ -10,6 +10,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 
 from ..store import open_database
 from . import auth, catalogue, chat, lobby, openapi, pages, play, players, rematch
@@ -61,6 +62,8 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
             DBAPIError: database_error_handler,
         },
         lifespan=lifespan,
-        middleware=[Middleware(Guards, public_url=settings.public_url)],
+        # API answers over 1 KB gzip'd for browsers that take it (the catalogue, the game list);
+        # the client's own files come compressed already (assets.py) and are left alone
+        middleware=[Middleware(Guards, public_url=settings.public_url), Middleware(GZipMiddleware, minimum_size=1024)],
         max_body_size=MAX_BODY,
     )

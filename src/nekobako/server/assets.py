@@ -39,6 +39,14 @@ PAGES = {
     "replay": ("replay.js", "games/*.js"),
     "player": ("player.js",),
 }
+# what each page asks the API for before it can draw, fetched in parallel with the modules
+# (`preload` as fetch, anonymous = same-origin credentials, as api.js and i18n.js ask)
+DATA = {
+    "lobby": ("/api/catalogue", "/api/auth/me", "/api/games"),
+    "table": ("/api/catalogue", "/api/auth/me", "/api/games"),
+    "replay": ("/api/catalogue", "/api/auth/me", "/api/games"),
+    "player": ("/api/catalogue", "/api/auth/me"),
+}
 
 
 @dataclass(frozen=True)
@@ -130,6 +138,9 @@ class Assets:
         prefix = f"/static/v/{build.version}/"
         html = build.files["index.html"].body.decode("utf-8").replace('"/static/', f'"{prefix}')
         links = "".join(f'\n  <link rel="modulepreload" href="{prefix}{name}">' for name in self.preloads(page))
+        links += "".join(
+            f'\n  <link rel="preload" href="{url}" as="fetch" crossorigin="anonymous">' for url in DATA.get(page, ())
+        )
         return html.replace("\n</head>", f"{links}\n</head>", 1).encode("utf-8")
 
     def response(self, request: Request, name: str, cache: str) -> Response:

@@ -4,6 +4,7 @@
 //   /table/ID           the same table page (a link that can be shared)
 //   /replay/ID          the replay of a finished table
 //   /player/NAME        a player's page: ratings with their history, win rates, recent games
+import "./ws.js"; // first: a table page's socket opens while everything else loads
 import * as api from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { onLangChange, setLang, t, lang } from "./i18n.js";

@@ -8,7 +8,7 @@ export function h(tag, attrs = {}, ...children) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") {
-      el.addEventListener(key.slice(2), value);
+      listen(el, key.slice(2), value);
     } else if (key === "class") {
       el.className = Array.isArray(value) ? value.filter(Boolean).join(" ") : value;
     } else if (key === "dataset") {
@@ -25,6 +25,66 @@ export function h(tag, attrs = {}, ...children) {
   }
   append(el, children);
   return el;
+}
+
+// Listeners are kept in a table on the element and called through one dispatcher per event type,
+// so `patch` can hand an element that stays in the page the newest drawing's listeners.
+function dispatch(event) {
+  this.__on?.[event.type]?.call(this, event);
+}
+export function listen(el, type, fn) {
+  el.__on ||= {};
+  if (!el.__on[type]) el.addEventListener(type, dispatch);
+  el.__on[type] = fn;
+}
+
+// Bring `el`'s children in line with freshly drawn ones, changing only what differs: nodes that
+// stay keep their place in the page (focus, scroll position, a screen reader's reading position,
+// a running animation), new ones are put in, gone ones taken out (issue 17: the page patches
+// what changed instead of rebuilding). Elements pair up by position and tag, and by `data-key`
+// where they have one. Closures over drawn elements must not be kept (the drawn ones may be
+// dropped): read the state they changed instead.
+export function patch(el, ...children) {
+  const fresh = [];
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    fresh.push(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  patchChildren(el, fresh);
+  return el;
+}
+
+function patchChildren(parent, fresh) {
+  const old = [...parent.childNodes];
+  fresh.forEach((node, i) => {
+    const before = old[i];
+    if (!before) parent.append(node);
+    else if (sameKind(before, node)) patchNode(before, node);
+    else before.replaceWith(node);
+  });
+  for (let i = fresh.length; i < old.length; i++) old[i].remove();
+}
+
+function sameKind(a, b) {
+  if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
+  return a.nodeType !== 1 || a.getAttribute("data-key") === b.getAttribute("data-key");
+}
+
+function patchNode(old, node) {
+  if (old.nodeType !== 1) {
+    if (old.nodeValue !== node.nodeValue) old.nodeValue = node.nodeValue;
+    return;
+  }
+  for (const { name } of [...old.attributes]) {
+    // a <details> the reader opened stays open
+    if (!node.hasAttribute(name) && !(name === "open" && old.nodeName === "DETAILS")) old.removeAttribute(name);
+  }
+  for (const { name, value } of node.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  for (const [type, fn] of Object.entries(node.__on || {})) listen(old, type, fn);
+  if (old.__on) for (const type of Object.keys(old.__on)) if (!node.__on?.[type]) old.__on[type] = null;
+  if ("value" in node && old.value !== node.value && document.activeElement !== old && old.nodeName !== "BUTTON")
+    old.value = node.value;
+  patchChildren(old, [...node.childNodes]);
 }
 
 // An SVG element (shapes that must not depend on fonts): attributes are set as given.
@@ -87,7 +147,7 @@ export function roving(group, current = null, remember = null) {
       list.find((b) => b.getAttribute("aria-pressed") === "true") ||
       list[0],
   );
-  group.addEventListener("keydown", (e) => {
+  listen(group, "keydown", (e) => {
     const step = STEPS[e.key];
     const all = enabled();
     const at = all.indexOf(document.activeElement);
@@ -98,7 +158,7 @@ export function roving(group, current = null, remember = null) {
     mark(next);
     next.focus();
   });
-  group.addEventListener("focusin", (e) => {
+  listen(group, "focusin", (e) => {
     if (e.target.matches("button")) mark(e.target);
   });
   return group;

@@ -2,7 +2,7 @@
 // from the view the server sends over the WebSocket), the results and the replay link after.
 import * as api from "./api.js";
 import { loadGame } from "./games/index.js";
-import { announce, h, replaceKeepingFocus, toast } from "./dom.js";
+import { announce, h, patch, replaceKeepingFocus, toast } from "./dom.js";
 import { joinNames, onLangChange, pick, t } from "./i18n.js";
 import { currentUser, onUserChange } from "./session.js";
 import { phaseSection, rulesButton } from "./rules.js";
@@ -170,7 +170,10 @@ export function mount(root, { id }) {
         })
         .catch(() => {});
     }
+    const started = performance.now();
     render();
+    // one User Timing entry per message drawn: benchmarks/web.py reads them (render time per message)
+    performance.measure("nekobako:render", { start: started, end: performance.now() });
     announceNews(before, state.view);
   }
 
@@ -294,7 +297,7 @@ export function mount(root, { id }) {
       ? t("table.title", { game: pick(tbl.title) || t(`game.${tbl.game}`), id: tbl.id })
       : t("table.connecting");
     const me = tbl && tbl.you !== null && tbl.you !== undefined ? tbl.you : null;
-    replaceKeepingFocus(
+    patch(
       header,
       h("h1", { tabindex: "-1", "data-key": "title" }, title),
       h(
@@ -356,12 +359,9 @@ export function mount(root, { id }) {
     }
     const round = view && page.module?.roundText ? page.module.roundText(view) : "";
     const prompt = view && !view.over ? describeMessage(view.prompt, page.info, names(), view.seat ?? null) : "";
-    replaceKeepingFocus(
-      promptLine,
-      prompt ? h("span", { class: mine ? "mine" : null }, mine ? "▶ " : "", prompt) : null,
-    );
+    patch(promptLine, prompt ? h("span", { class: mine ? "mine" : null }, mine ? "▶ " : "", prompt) : null);
     promptLine.hidden = !prompt;
-    replaceKeepingFocus(
+    patch(
       status,
       round ? h("span", { class: "round" }, round) : null,
       h("span", { class: ["turn", mine ? "mine" : null] }, text),
@@ -405,7 +405,7 @@ export function mount(root, { id }) {
           : null,
       );
     });
-    replaceKeepingFocus(clockBox, items);
+    patch(clockBox, items);
   }
 
   function renderBoard() {
@@ -436,7 +436,7 @@ export function mount(root, { id }) {
             renderBoard();
           })
         : null;
-    replaceKeepingFocus(board, summary, page.module.render(view, ctx));
+    patch(board, summary, page.module.render(view, ctx)); // only what changed (dom.js)
   }
 
   function renderSide() {
@@ -444,7 +444,9 @@ export function mount(root, { id }) {
     if (!view || !page.module) return replaceKeepingFocus(side);
     const nm = names();
     const entries = buildLog(view, page.info, nm, page.module, state.notices);
-    replaceKeepingFocus(
+    const log = side.querySelector(".log");
+    const atEnd = !log || log.scrollTop + log.clientHeight >= log.scrollHeight - 8; // a reader who scrolled back stays
+    patch(
       side,
       h("h2", {}, t("table.scores")),
       h(
@@ -454,8 +456,10 @@ export function mount(root, { id }) {
       ),
       scoreTable(view, nm, page.module),
       h("h2", {}, t("table.log")),
-      logPanel(entries, { previous: side.querySelector(".log") }),
+      logPanel(entries, { previous: log }),
     );
+    const kept = side.querySelector(".log");
+    if (kept === log && atEnd) kept.scrollTop = kept.scrollHeight; // patched in place: newest line in sight
   }
 
   function renderResults() {
@@ -526,7 +530,11 @@ export function mount(root, { id }) {
             select,
             h(
               "button",
-              { type: "button", "data-key": `add-bot-${i}`, onclick: () => run(api.addBot(id, select.value, i)) },
+              {
+                type: "button",
+                "data-key": `add-bot-${i}`,
+                onclick: () => run(api.addBot(id, page.botLevels[i] || levels[0], i)),
+              },
               t("lobby.addBot"),
             ),
           );

@@ -3,7 +3,30 @@
 // a dropped network resumes exactly where the game is. After that first message the server sends
 // only what changed (`delta` messages, applied by delta.js); a delta that does not follow the
 // message held here asks for the whole state again (`sync`).
+//
+// A table page's socket is opened as soon as this module runs (app.js imports it first thing), in
+// parallel with the catalogue, the modules and the sign-in check; the page's TableSocket takes it
+// over with whatever it has received by then.
 import { applyPatch } from "./delta.js";
+
+function socketUrl(tableId) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws/tables/${tableId}?deltas=1`;
+}
+
+let early = null; // {tableId, socket, events: [...]} until a TableSocket takes it
+const opened = location.pathname.match(/^\/table\/(\d+)\/?$/) || location.hash.match(/^#\/table\/(\d+)/);
+if (opened && typeof WebSocket === "function") {
+  const socket = new WebSocket(socketUrl(Number(opened[1])));
+  early = { tableId: Number(opened[1]), socket, events: [] };
+  for (const type of ["open", "message", "close"]) socket.addEventListener(type, (e) => early?.events.push(e));
+  setTimeout(() => {
+    if (early?.socket === socket) {
+      socket.close(); // nobody came for it (the page went elsewhere)
+      early = null;
+    }
+  }, 15000);
+}
 
 export class TableSocket {
   // handlers: {state(msg), refused(msg), chat(msg), chat_history(msg), rematch(msg), status(connected: bool)}
@@ -19,23 +42,22 @@ export class TableSocket {
     this.connect();
   }
 
-  url() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws/tables/${this.tableId}?deltas=1`;
-  }
-
   connect() {
     if (this.closed) return;
-    const socket = new WebSocket(this.url());
+    const adopted = early && early.tableId === this.tableId ? early : null;
+    if (early && !adopted) early.socket.close();
+    early = null;
+    const socket = adopted ? adopted.socket : new WebSocket(socketUrl(this.tableId));
     this.socket = socket;
-    socket.addEventListener("open", () => {
+    const on = {};
+    on.open = () => {
       this.held = null; // the server starts every connection with a full state
       this.retry = 0;
       this.handlers.status?.(true);
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.sendRaw({ type: "ping" }), 25000);
-    });
-    socket.addEventListener("message", (event) => {
+    };
+    on.message = (event) => {
       let msg;
       try {
         msg = JSON.parse(event.data);
@@ -55,15 +77,22 @@ export class TableSocket {
       } else if (msg.type === "chat" || msg.type === "chat_history" || msg.type === "rematch") {
         this.handlers[msg.type]?.(msg);
       }
-    });
-    socket.addEventListener("close", (event) => {
+    };
+    on.close = (event) => {
       clearInterval(this.pingTimer);
       if (this.socket !== socket) return;
       this.handlers.status?.(false, event.code);
       if (this.closed || event.code === 4404 || event.code === 4403) return;
       const delay = Math.min(8000, 300 * 2 ** this.retry++);
       setTimeout(() => this.connect(), delay);
-    });
+    };
+    for (const type of ["open", "message", "close"]) socket.addEventListener(type, on[type]);
+    // what came before, in order, once the page has its TableSocket (a microtask runs before the
+    // socket's next event)
+    if (adopted)
+      queueMicrotask(() => {
+        for (const event of adopted.events) on[event.type](event);
+      });
   }
 
   // The whole state a delta leads to, or null (then the whole state is asked for, once).
