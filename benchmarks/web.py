@@ -231,7 +231,8 @@ def main() -> None:
         print(json.dumps(results, indent=2))
         return
     print(
-        f"slow phone: {LATENCY_MS} ms latency, {THROUGHPUT * 8 / 1e6:.1f} Mbit/s, CPU ÷{CPU_SLOWDOWN}; medians of {args.runs}"
+        f"slow phone: {LATENCY_MS} ms latency, {THROUGHPUT * 8 / 1e6:.1f} Mbit/s, CPU ÷{CPU_SLOWDOWN};"
+        f" medians of {args.runs}"
     )
     for page_name, timing in results["usable_s"].items():
         target = f"  (target < {TARGET_TABLE_S} s)" if page_name == "table" else ""
@@ -246,7 +247,8 @@ def main() -> None:
     r = results["render"]
     print(
         f"render per message (spectator, 4-player Cat in the Box, slow phone): median {r['median_ms']:.1f} ms, "
-        f"p95 {r['p95_ms']:.1f} ms, max {r['max_ms']:.1f} ms over {r['messages']} messages; {r['long_tasks']} long tasks"
+        f"p95 {r['p95_ms']:.1f} ms, max {r['max_ms']:.1f} ms over {r['messages']} messages;"
+        f" {r['long_tasks']} long tasks"
     )
 
 
