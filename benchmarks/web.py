@@ -89,18 +89,18 @@ def table_at_my_turn(server: ServerProcess) -> tuple[int, str]:
     client = Client(server)
     client.guest(f"Phone{random.getrandbits(16)}")
     table = client.create("catbox", 4)["id"]
-    for seat in (1, 2, 3):
-        client.ok(client.post(f"/api/tables/{table}/bots", {"level": "random", "seat": seat}))
+    for bot in (1, 2, 3):
+        client.ok(client.post(f"/api/tables/{table}/bots", {"level": "random", "seat": bot}))
     client.ok(client.post(f"/api/tables/{table}/start"))
-    seat = client.socket(table)
+    player = client.socket(table)
     rng = random.Random(table)
     while True:
-        seat.receive(0.05)
-        view = seat.view
+        player.receive(0.05)
+        view = player.view
         if view and view["legal"] and view["phase"] == "play":
             break
-        seat.act_if_asked(rng)
-    seat.close()
+        player.act_if_asked(rng)
+    player.close()
     return table, client.http.cookies.get("nekobako_session") or ""
 
 
@@ -153,7 +153,7 @@ def bytes_per_game(server: ServerProcess, game: str, players: int, seed: int) ->
             if raw is not None:
                 parsed = json.loads(raw)
                 if parsed["type"] in ("state", "delta"):
-                    text = raw.encode()
+                    text = raw.encode() if isinstance(raw, str) else raw
                     sizes["deltas"] += len(text)
                     sizes["deltas_gzip"] += len(zlib.compress(text, 6))
                     sizes["messages"] += 1
