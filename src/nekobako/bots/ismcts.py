@@ -109,9 +109,10 @@ class ISMCTSBot:
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        root_seat = view["seat"]
+        seen = self.game.read_view(view)
+        root_seat = seen.me
         root = Node()
-        rounds = len(view["round_scores"])
+        rounds = len(seen.round_scores)
         determinize: Callable[[Mapping[str, Any], random.Random], State[Any]] = self.game.determinize
         if self.hints.perfect_information:
             world = determinize(view, rng)
