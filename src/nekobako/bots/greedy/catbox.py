@@ -2,7 +2,7 @@
 
 * Discard / predict: a hand is worth about one trick per top card (`_hand_tricks`); discard the
   card that brings that estimate closest to an allowed prediction, then predict the nearest value.
-  At 2 players (bonus for 4 tricks or fewer) the target is 4.
+  At 2 players (bonus for 4 tricks or fewer, `Setup.bonus_at_most`) the target is that number.
 * Play: while tricks are still needed, win the trick as cheaply as is safe (the last player takes
   it with the lowest winner, earlier players lead or follow with their strongest); once the target
   is met, shed the highest card that cannot win. Among colours for the same card, prefer cells next
@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...engine import Action
-from ...games.catbox.layouts import COLOURS, RED
+from ...games.catbox.layouts import COLOURS, RED, SETUPS
 from ...games.catbox.view import CatboxView, read_view
 
 
@@ -69,7 +69,7 @@ class GreedyBot:
         players = view.players
         trick = view.trick
         top = _top_number(view)
-        prediction = view.predictions[me] if players > 2 else 4
+        prediction = view.predictions[me] if players > 2 else SETUPS[players].bonus_at_most
         need = (prediction if prediction is not None else 2) - view.tricks[me]
         last = len(trick) == players - 1
         if not trick:
@@ -121,16 +121,13 @@ def _paradox_risk(view: CatboxView, me: int, number: int, colour: int) -> float:
 PARADOX_COST = 40.0
 FEW_OPTIONS_COST = 8.0
 
-TOP_CARD = {2: 5, 3: 6, 4: 8, 5: 9}
-"""Highest card in use per player count (rules §1)."""
-
-
 def _top_number(view: CatboxView) -> int:
-    return TOP_CARD.get(view.players, 9)
+    """The highest card in use at this table (rules §1)."""
+    return SETUPS[view.players].numbers
 
 
 def _targets(view: CatboxView) -> list[int]:
-    return list(view.prediction_values) or [4]
+    return list(view.prediction_values) or [SETUPS[view.players].bonus_at_most or 0]
 
 
 def _hand_tricks(hand: Sequence[int], top: int, players: int) -> float:
