@@ -121,6 +121,7 @@ def _paradox_risk(view: CatboxView, me: int, number: int, colour: int) -> float:
 PARADOX_COST = 40.0
 FEW_OPTIONS_COST = 8.0
 
+
 def _top_number(view: CatboxView) -> int:
     """The highest card in use at this table (rules §1)."""
     return SETUPS[view.players].numbers
