@@ -54,6 +54,15 @@ def table_page(new_page, server, seated, ready: str):
     return page
 
 
+def results_and_replay(new_page, server, game: str, players: int, name: str, failures: list[str]) -> None:
+    """A whole game played to its end: its results and its replay."""
+    over = play_to(server, game, players, lambda v: False, seed=players + 5)
+    page = table_page(new_page, server, over, "[data-testid=results]:not([hidden])")
+    scan(page, f"{name}, results", "[data-testid=replay-link]", failures)
+    page.goto(f"/replay/{over.table}")
+    scan(page, f"{name}, replay", "[data-testid=move-list] li", failures)
+
+
 def test_the_scan_finds_what_is_wrong(new_page):
     """The audit is not empty: a control without a name is reported."""
     page = new_page()
@@ -79,7 +88,6 @@ def test_lobby_rules_and_seats(new_page):
             p.click("[data-testid=games] [data-testid=rules-button] >> nth=0")
 
     scan(page, "rules dialog", "[data-testid=rules-dialog][open]", failures, prepare=rules_open)
-    page.goto("/rules/catbox")
     for lang in LANGS:
         page.goto(f"/rules/catbox?lang={lang}")
         for width in WIDTHS:
@@ -111,11 +119,7 @@ def test_cat_in_the_box(new_page, server):
     page = table_page(new_page, server, summary, "[data-testid=round-summary]")
     scan(page, "Cat in the Box, round summary", "[data-testid=round-summary]", failures)
 
-    over = play_to(server, "catbox", 4, lambda v: False, seed=5)
-    page = table_page(new_page, server, over, "[data-testid=results]:not([hidden])")
-    scan(page, "Cat in the Box, results", "[data-testid=replay-link]", failures)
-    page.goto(f"/replay/{over.table}")
-    scan(page, "Cat in the Box, replay", "[data-testid=move-list] li", failures)
+    results_and_replay(new_page, server, "catbox", 4, "Cat in the Box", failures)
     assert not failures, "\n".join(failures)
 
 
@@ -124,11 +128,7 @@ def test_shut_the_box(new_page, server):
     rolled = play_to(server, "shutbox", 2, lambda v: any(a.startswith("shut") for a in v["legal"]))
     page = table_page(new_page, server, rolled, ".player-board.mine button[data-tile]:enabled")
     scan(page, "Shut the Box, tiles to shut", ".player-board.mine button[data-tile]", failures)
-    over = play_to(server, "shutbox", 2, lambda v: False, seed=6)
-    page = table_page(new_page, server, over, "[data-testid=results]:not([hidden])")
-    scan(page, "Shut the Box, results", "[data-testid=replay-link]", failures)
-    page.goto(f"/replay/{over.table}")
-    scan(page, "Shut the Box, replay", "[data-testid=move-list] li", failures)
+    results_and_replay(new_page, server, "shutbox", 2, "Shut the Box", failures)
     assert not failures, "\n".join(failures)
 
 
@@ -142,9 +142,5 @@ def test_catopomp(new_page, server):
             p.locator(".my-hand button.cp-card:enabled").first.click()
 
     scan(page, "Catopomp, a card selected", ".my-hand button.cp-card[aria-pressed=true]", failures, select_a_card)
-    over = play_to(server, "catopomp", 3, lambda v: False, seed=7)
-    page = table_page(new_page, server, over, "[data-testid=results]:not([hidden])")
-    scan(page, "Catopomp, results", "[data-testid=replay-link]", failures)
-    page.goto(f"/replay/{over.table}")
-    scan(page, "Catopomp, replay", "[data-testid=move-list] li", failures)
+    results_and_replay(new_page, server, "catopomp", 3, "Catopomp", failures)
     assert not failures, "\n".join(failures)

@@ -90,3 +90,22 @@ def test_a_changed_file_changes_the_version(tmp_path):
     (tmp_path / "a.js").write_text("export const a = 22;\n")
     assert assets.build().version != before
     assert assets.build().files["a.js"].body == b"export const a = 22;\n"
+
+
+def test_an_unchanged_lobby_poll_is_a_bodiless_304_and_api_answers_are_gzipped(sqlite_server):
+    from server_harness import Client
+
+    base = sqlite_server.base
+    first = httpx.get(f"{base}/api/tables")
+    etag = first.headers["etag"]
+    assert first.headers["cache-control"] == "no-cache"
+    again = httpx.get(f"{base}/api/tables", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b""
+    host = Client(sqlite_server)
+    host.guest("Poller")
+    host.create("shutbox", 2)
+    changed = httpx.get(f"{base}/api/tables", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.json()["tables"]
+    games = httpx.get(f"{base}/api/games", headers={"Accept-Encoding": "gzip"})
+    assert games.headers["content-encoding"] == "gzip" and games.json()["games"]
+    assert int(games.headers["content-length"]) * 2 < len(games.content)

@@ -14,6 +14,7 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from ..store import open_database
 from . import auth, catalogue, chat, lobby, openapi, pages, play, players, rematch
+from .assets import ConditionalGet
 from .auth import Throttles
 from .errors import ApiError, api_error_handler, database_error_handler, http_error_handler
 from .guards import Guards
@@ -64,6 +65,11 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
         lifespan=lifespan,
         # API answers over 1 KB gzip'd for browsers that take it (the catalogue, the game list);
         # the client's own files come compressed already (assets.py) and are left alone
-        middleware=[Middleware(Guards, public_url=settings.public_url), Middleware(GZipMiddleware, minimum_size=1024)],
+        # API GETs carry an ETag: an unchanged lobby poll is a bodiless 304 (assets.ConditionalGet)
+        middleware=[
+            Middleware(Guards, public_url=settings.public_url),
+            Middleware(GZipMiddleware, minimum_size=1024),
+            Middleware(ConditionalGet),
+        ],
         max_body_size=MAX_BODY,
     )

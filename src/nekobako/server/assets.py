@@ -18,8 +18,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
@@ -165,3 +167,49 @@ def gzip_page(request: Request, html: bytes) -> Response:
     packed = gzip.compress(html, compresslevel=6, mtime=0)
     etag = '"' + hashlib.sha256(html).hexdigest()[:16] + '"'
     return send(request, html, packed if len(packed) < len(html) else None, etag, TYPES[".html"], REVALIDATE)
+
+
+class ConditionalGet:
+    """Pure ASGI middleware for the API's GET answers (the lobby polls `/api/tables` every few
+    seconds): each 200 answer gets an ETag (a hash of its body) and `Cache-Control: no-cache`, so
+    the browser asks again every time with `If-None-Match`, and an unchanged answer is a bodiless
+    304 (issue 17: a lobby polled cheaply). Answers that already carry an ETag are left alone."""
+
+    def __init__(self, app: ASGIApp, prefix: str = "/api/"):
+        self.app = app
+        self.prefix = prefix
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "GET" or not scope["path"].startswith(self.prefix):
+            await self.app(scope, receive, send)
+            return
+        asked = Headers(scope=scope).get("if-none-match", "")
+        start: Message | None = None
+        body = bytearray()
+
+        async def buffered(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                start = message
+                return
+            if start is None or message["type"] != "http.response.body":
+                await send(message)
+                return
+            body.extend(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            headers = MutableHeaders(scope=start)
+            if start["status"] == 200 and "etag" not in headers:
+                etag = 'W/"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+                headers["etag"] = etag
+                headers.setdefault("cache-control", "no-cache")
+                headers.append("vary", "Cookie")
+                if etag in asked:
+                    del headers["content-length"]
+                    await send({**start, "status": 304})
+                    await send({"type": "http.response.body", "body": b""})
+                    return
+            await send(start)
+            await send({"type": "http.response.body", "body": bytes(body)})
+
+        await self.app(scope, receive, buffered)
