@@ -252,3 +252,111 @@ def test_a_rematch_accepted_by_both_starts_a_new_table(new_page, server, screens
     new = http_of(alice, server).get(f"/api/tables/{new_id}").json()
     assert new["status"] == "running" and new["options"]["tiles"] == 10
     assert [s["user"]["name"] for s in new["seats"]] == ["Ume", "Sakura"]
+
+
+def finish_solo_games(server, page, count: int) -> list[int]:
+    """`count` one-player Shut the Box games the page's person played to the end (over a socket)."""
+    http = http_of(page, server)
+    token = http.cookies.get("nekobako_session")
+    done = []
+    rng = random.Random(11)
+    for _ in range(count):
+        table_id = http.post("/api/tables", json={"game": "shutbox", "seats": 1}).json()["id"]
+        http.post(f"/api/tables/{table_id}/start").raise_for_status()
+        url = f"ws://127.0.0.1:{server.port}/ws/tables/{table_id}"
+        with connect(url, additional_headers={"Cookie": f"nekobako_session={token}"}) as ws:
+            answered = -1
+            while True:
+                msg = json.loads(ws.recv(timeout=15))
+                if msg["type"] != "state" or msg["view"] is None:
+                    continue
+                if msg["view"]["over"]:
+                    break
+                if msg["view"]["legal"] and msg["seq"] != answered:
+                    answered = msg["seq"]
+                    action = rng.choice(msg["view"]["legal"])
+                    ws.send(json.dumps({"type": "action", "seq": msg["seq"], "action": action}))
+        done.append(table_id)
+    return done
+
+
+def test_lobby_filters_pages_winners_deck_presets_and_advanced_options(new_page, server, screenshot):
+    alice, bob = new_page(), new_page()
+    enter_guest(alice, "Hana")
+    enter_guest(bob, "Jiro")
+
+    # Catopomp: the deck from a preset, then card by card; never JSON
+    alice.select_option("#create-game", "catopomp")
+    alice.wait_for_selector("#opt-deck")
+    assert alice.locator("#opt-deck option").first.inner_text().startswith("House default: 1–12")
+    alice.select_option("#opt-deck", label="Short: 1–12, three each (36 cards)")
+    alice.select_option("#create-seats", "2")
+    alice.click("[data-testid=create-form] button[type=submit]")
+    alice.wait_for_selector(".seat-manager")
+    short = int(alice.url.rsplit("/", 1)[1])
+    alice.goto("/")
+    alice.select_option("#create-game", "catopomp")
+    alice.select_option("#opt-deck", "custom")
+    alice.wait_for_selector("#opt-deck-n13")
+    alice.fill("#opt-deck-n13", "4")
+    assert alice.inner_text("[data-testid=deck-total]") == "1–13 ×4 (52 cards)"
+    alice.select_option("#create-seats", "2")
+    alice.click("[data-testid=create-form] button[type=submit]")
+    alice.wait_for_selector(".seat-manager")
+    custom = int(alice.url.rsplit("/", 1)[1])
+    assert http_of(alice, server).get(f"/api/tables/{custom}").json()["options"]["deck"][-1] == [13, 4]
+
+    # Shut the Box: research options wait behind "advanced"
+    alice.goto("/")
+    alice.select_option("#create-game", "shutbox")
+    assert not alice.locator("#opt-max_close").is_visible()
+    alice.click("[data-testid=advanced-options] summary")
+    alice.select_option("#opt-max_close", label="Up to 2")
+    alice.click("[data-testid=create-form] button[type=submit]")
+    alice.wait_for_selector(".seat-manager")
+    research = int(alice.url.rsplit("/", 1)[1])
+
+    # Jiro's lobby: deck in words, research options only when changed, filters by game and free seat
+    bob.goto("/")
+    bob.wait_for_selector(f"li[data-table='{short}']")
+    assert "1–12 ×3 (36 cards)" in bob.inner_text(f"li[data-table='{short}'] .options-line")
+    assert "[[" not in bob.inner_text("[data-testid=table-list]")
+    assert "Up to 2" in bob.inner_text(f"li[data-table='{research}'] .options-line")
+    screenshot(bob, "lobby-filters")
+    bob.select_option("#filter-game", "catopomp")
+    wait_until(bob, f"() => !document.querySelector(\"li[data-table='{research}']\")")
+    assert bob.locator("[data-testid=table-list] li").count() == 2
+    bob.click(f"li[data-table='{short}'] button:has-text('Join')")
+    bob.goto("/")
+    bob.select_option("#filter-game", "catopomp")
+    bob.check("#filter-free")
+    wait_until(bob, f"() => !document.querySelector(\"li[data-table='{short}']\")")
+    assert bob.locator(f"li[data-table='{custom}']").count() == 1
+
+    # finished tables with their winners, 20 to a page, "More tables" for the rest
+    finished = finish_solo_games(server, bob, 21)
+    bob.uncheck("#filter-free")
+    bob.select_option("#filter-game", "shutbox")
+    bob.select_option("#filter-status", "finished")
+    wait_until(bob, "() => document.querySelectorAll('[data-testid=table-list] li').length === 20")
+    newest = bob.locator("[data-testid=table-list] li").first
+    assert newest.get_attribute("data-table") == str(finished[-1])
+    won = http_of(bob, server).get(f"/api/tables/{finished[-1]}").json()["winners"]
+    assert newest.locator("[data-testid=winners]").count() == (1 if won else 0)  # solo: won by shutting the box
+    bob.click("[data-key=more-tables]")
+    wait_until(bob, "() => document.querySelectorAll('[data-testid=table-list] li').length === 21")
+    assert bob.locator("[data-key=more-tables]").count() == 0
+
+    # a two-player game's winner, named on its card
+    http_of(alice, server).post(f"/api/tables/{research}/join")  # Hana sits already; Jiro joins
+    http_of(bob, server).post(f"/api/tables/{research}/join").raise_for_status()
+    http_of(alice, server).post(f"/api/tables/{research}/start").raise_for_status()
+    play_out_as(server, [alice, bob], research, seed=6)
+    detail = http_of(bob, server).get(f"/api/tables/{research}").json()
+    names = [detail["seats"][seat]["name"] for seat in detail["winners"]]
+    bob.reload()
+    bob.select_option("#filter-status", "finished")
+    bob.click("[data-key=more-tables]")  # older than the 21 solo games: on the second page
+    bob.wait_for_selector(f"li[data-table='{research}'] [data-testid=winners]")
+    line = bob.inner_text(f"li[data-table='{research}'] [data-testid=winners]")
+    assert line == ("★ Winner: " if len(names) == 1 else "★ Winners: ") + " and ".join(names)

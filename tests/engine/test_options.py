@@ -93,6 +93,7 @@ def test_describe_gives_the_lobby_everything_as_json():
         "default": "total",
         "help": {"en": "How", "ja": "方法"},
         "labels": {"total": {"en": "T", "ja": "合"}},
+        "advanced": False,
     }
 
 

@@ -27,6 +27,11 @@ class OptionSpec:
     help_en: str = ""
     help_ja: str = ""
     labels: Mapping[Any, tuple[str, str]] = field(default_factory=dict)  # value -> (en, ja)
+    advanced: bool = False  # a research option: the lobby keeps it under "advanced"
+    # for an option without choices: named values the lobby offers ((value, en, ja), …), and the
+    # bounds of what it may hold (e.g. a deck's card numbers and copies), for an editor
+    presets: tuple[tuple[Any, str, str], ...] = ()
+    bounds: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
     def default_for(self, players: int) -> Any:
         return self.default(players) if callable(self.default) else self.default
@@ -54,6 +59,13 @@ class OptionSpec:
             "default": None if callable(self.default) else _json(self.default),
             "help": {"en": self.help_en, "ja": self.help_ja},
             "labels": {str(_json(k)): {"en": v[0], "ja": v[1]} for k, v in self.labels.items()},
+            "advanced": self.advanced,
+            **(
+                {"presets": [{"value": _json(v), "label": {"en": en, "ja": ja}} for v, en, ja in self.presets]}
+                if self.presets
+                else {}
+            ),
+            **({"bounds": {k: list(v) for k, v in self.bounds.items()}} if self.bounds else {}),
         }
 
 

@@ -95,6 +95,7 @@ class LiveTable:
             "seq": row.seq,
             "to_move": to_move,
             "over": row.status == "finished",
+            "winners": state.winners() if state is not None and row.status == "finished" else [],
             "created_at": iso(row.created_at),
             "started_at": iso(row.started_at),
             "finished_at": iso(row.finished_at),

@@ -134,6 +134,7 @@ _TABLE = {
         "seq": {"type": "integer"},
         "to_move": {"oneOf": [{"const": "chance"}, {"type": "array", "items": {"type": "integer"}}]},
         "over": {"type": "boolean"},
+        "winners": {"type": "array", "items": {"type": "integer"}, "description": "seats that won (finished tables)"},
         "created_at": {"type": "string"},
         "started_at": {"type": ["string", "null"]},
         "finished_at": {"type": ["string", "null"]},

@@ -46,8 +46,14 @@ export const logout = () => call("POST", "/api/auth/logout");
 
 // Lobby
 export const games = () => call("GET", "/api/games").then((d) => d.games);
-export const tables = (status = "open,running,finished") =>
-  call("GET", `/api/tables?status=${encodeURIComponent(status)}`).then((d) => d.tables);
+// One page of tables, newest first: {tables, next} (`next`: pass as `before` for the next page).
+export const tables = ({ status = "open,running", game = "", seatsFree = false, limit = 20, before = null } = {}) => {
+  const query = new URLSearchParams({ status, limit: String(limit) });
+  if (game) query.set("game", game);
+  if (seatsFree) query.set("seats_free", "true");
+  if (before) query.set("before", String(before));
+  return call("GET", `/api/tables?${query}`);
+};
 export const table = (id) => call("GET", `/api/tables/${id}`);
 export const createTable = (game, seats, options, clock) =>
   call("POST", "/api/tables", { game, seats, options, clock });

@@ -2,16 +2,20 @@
 // replay) and the form to create a table with every option of the chosen game.
 import * as api from "./api.js";
 import { h, replaceKeepingFocus, toast } from "./dom.js";
-import { onLangChange, pick, t } from "./i18n.js";
+import { joinNames, onLangChange, pick, t } from "./i18n.js";
 import { currentUser, onUserChange, setUser } from "./session.js";
+import { deckField } from "./deck.js";
 import { rulesButton } from "./rules.js";
-import { clockText, optionLabel, optionName, playerLink, seatsSummary, statusLabel } from "./tables.js";
+import { clockText, optionLabel, optionName, playerLink, seatName, seatsSummary, statusLabel } from "./tables.js";
 
 const POLL_MS = 3000;
-const FINISHED_SHOWN = 10;
+const PAGE = 20; // tables per page; "More tables" asks for the next page
+// the status filter's choices: the statuses each stands for
+const STATUS_FILTERS = { active: "open,running", open: "open", running: "running", finished: "finished" };
 
 export function mount(root) {
-  const state = { games: [], tables: [], form: null, error: null };
+  const state = { games: [], tables: [], next: null, form: null, error: null };
+  const filters = { game: "", status: "active", free: false };
   const botLevels = new Map(); // table id → bot level chosen in its card
   const accountBox = h("section", { class: "panel account", "aria-labelledby": "account-title" });
   const tablesBox = h("section", { class: "panel tables", "aria-labelledby": "tables-title" });
@@ -237,17 +241,73 @@ export function mount(root) {
           : null,
       ),
       h("div", { class: "seats-line" }, seatsSummary(table, user)),
+      table.status === "finished" && table.winners?.length
+        ? h(
+            "div",
+            { class: "winners-line", "data-testid": "winners" },
+            "★ ",
+            t(table.winners.length > 1 ? "table.winners" : "table.winner", {
+              names: joinNames(table.winners.map((seat) => seatName(table, seat))),
+            }),
+          )
+        : null,
       h("div", { class: "options-line muted" }, optionsSummary(table, info)),
       h("div", { class: "clock-line muted", "data-testid": "clock-line" }, clockText(table.clock)),
       h("div", { class: "row actions" }, buttons),
     );
   }
 
+  // Every option in words (a deck as "1–12 ×4"); research options only when not at their default.
   function optionsSummary(table, info) {
     if (!info) return "";
     return info.options
+      .filter((spec) => !spec.advanced || JSON.stringify(table.options[spec.name]) !== JSON.stringify(spec.default))
       .map((spec) => `${optionName(spec)}: ${optionLabel(spec, table.options[spec.name])}`)
       .join(" · ");
+  }
+
+  function filterBar() {
+    const change = (key) => (e) => {
+      filters[key] = e.target.type === "checkbox" ? e.target.checked : e.target.value;
+      refresh({ reset: true });
+    };
+    return h(
+      "form",
+      { class: "filters row", "aria-label": t("lobby.filters"), onsubmit: (e) => e.preventDefault() },
+      field(
+        "filter-game",
+        t("lobby.game"),
+        h(
+          "select",
+          { id: "filter-game", "data-key": "filter-game", onchange: change("game") },
+          h("option", { value: "", selected: filters.game === "" }, t("lobby.allGames")),
+          state.games.map((g) => h("option", { value: g.name, selected: filters.game === g.name }, pick(g.title))),
+        ),
+      ),
+      field(
+        "filter-status",
+        t("lobby.statusFilter"),
+        h(
+          "select",
+          { id: "filter-status", "data-key": "filter-status", onchange: change("status") },
+          Object.keys(STATUS_FILTERS).map((k) =>
+            h("option", { value: k, selected: filters.status === k }, t(`lobby.filter.${k}`)),
+          ),
+        ),
+      ),
+      h(
+        "div",
+        { class: "field check" },
+        h("input", {
+          id: "filter-free",
+          type: "checkbox",
+          "data-key": "filter-free",
+          checked: filters.free,
+          onchange: change("free"),
+        }),
+        h("label", { for: "filter-free" }, t("lobby.freeSeat")),
+      ),
+    );
   }
 
   function renderTables() {
@@ -258,11 +318,19 @@ export function mount(root) {
         "div",
         { class: "section-head" },
         h("h2", { id: "tables-title" }, t("lobby.title")),
-        h("button", { type: "button", class: "link", onclick: refresh }, t("lobby.refresh")),
+        h("button", { type: "button", class: "link", onclick: () => refresh() }, t("lobby.refresh")),
       ),
+      filterBar(),
       list.length
-        ? h("ul", { class: "table-list" }, list.map(tableCard))
+        ? h("ul", { class: "table-list", "data-testid": "table-list" }, list.map(tableCard))
         : h("p", { class: "muted" }, t("lobby.empty")),
+      state.next
+        ? h(
+            "button",
+            { type: "button", "data-key": "more-tables", onclick: () => refresh({ more: true }) },
+            t("lobby.more"),
+          )
+        : null,
     );
   }
 
@@ -276,6 +344,8 @@ export function mount(root) {
     days: 1,
     timeouts: 3,
     options: {},
+    editors: {}, // option name → its editor's own state (the deck editor's custom grid)
+    advancedOpen: false,
   };
 
   function renderCreate() {
@@ -293,7 +363,10 @@ export function mount(root) {
         id: "create-game",
         "data-key": "create-game",
         onchange: (e) => {
-          if (form.game !== e.target.value) form.options = {};
+          if (form.game !== e.target.value) {
+            form.options = {};
+            form.editors = {};
+          }
           form.game = e.target.value;
           renderCreate();
         },
@@ -352,7 +425,8 @@ export function mount(root) {
     const timeoutsField =
       form.clock === "none" ? null : number("create-timeouts", t("lobby.clockTimeouts"), "timeouts", 1, 10);
 
-    const optionFields = info.options.map((spec) => optionField(spec));
+    const optionFields = info.options.filter((spec) => !spec.advanced).map((spec) => optionField(spec));
+    const advancedFields = info.options.filter((spec) => spec.advanced).map((spec) => optionField(spec));
 
     async function submit(e) {
       e.preventDefault();
@@ -400,6 +474,20 @@ export function mount(root) {
             )
           : null,
         h("div", { class: "option-fields" }, optionFields),
+        advancedFields.length
+          ? h(
+              "details",
+              {
+                class: "advanced",
+                "data-testid": "advanced-options",
+                open: form.advancedOpen,
+                ontoggle: (e) => (form.advancedOpen = e.target.open),
+              },
+              h("summary", {}, t("lobby.advanced")),
+              h("p", { class: "help" }, t("lobby.advancedHelp")),
+              h("div", { class: "option-fields" }, advancedFields),
+            )
+          : null,
         h("p", { class: "form-error error", role: "alert" }),
         h("button", { type: "submit", class: "primary", disabled: !user }, t("lobby.createButton")),
       ),
@@ -433,6 +521,10 @@ export function mount(root) {
           return h("option", { value: i, selected }, isDefault ? `${label} (${t("lobby.default")})` : label);
         }),
       );
+    } else if (spec.presets) {
+      form.editors[spec.name] = form.editors[spec.name] || {};
+      const ui = form.editors[spec.name];
+      control = deckField(spec, id, current, ui, (value) => (form.options[spec.name] = value), renderCreate);
     } else {
       control = h("input", {
         id,
@@ -462,12 +554,20 @@ export function mount(root) {
   }
 
   // ---------------------------------------------------------------- data
-  async function refresh() {
+  // The first page again (as many tables as are shown, so "more" pages survive the poll), or
+  // with `more` the next page after the last one shown; `reset` after a filter changed.
+  let asked = 0;
+  async function refresh({ more = false, reset = false } = {}) {
+    const query = { status: STATUS_FILTERS[filters.status], game: filters.game, seatsFree: filters.free };
+    const shown = reset ? PAGE : Math.min(100, Math.max(PAGE, state.tables.length));
+    const mine = ++asked;
     try {
-      const all = await api.tables("open,running,finished");
-      // newest first; keep the finished list short
-      const finished = all.filter((x) => x.status === "finished").slice(0, FINISHED_SHOWN);
-      state.tables = all.filter((x) => x.status !== "finished").concat(finished);
+      const page = more
+        ? await api.tables({ ...query, limit: PAGE, before: state.next })
+        : await api.tables({ ...query, limit: shown });
+      if (mine !== asked) return; // a newer request (another filter) answers instead
+      state.tables = more ? state.tables.concat(page.tables) : page.tables;
+      state.next = page.next;
       renderTables();
     } catch (err) {
       toast(err.message, "error");

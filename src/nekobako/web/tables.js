@@ -1,5 +1,6 @@
 // Words about tables shared by the lobby, the table page and the replay: seat names, statuses,
 // option names and values.
+import { deckText, isDeck } from "./deck.js";
 import { h } from "./dom.js";
 import { has, pick, t } from "./i18n.js";
 
@@ -62,6 +63,7 @@ export function optionLabel(spec, value) {
   if (labels[key]) return pick(labels[key]);
   // Python writes booleans as "True" / "False" in label keys
   if (typeof value === "boolean" && labels[value ? "True" : "False"]) return pick(labels[value ? "True" : "False"]);
+  if (isDeck(value)) return deckText(value);
   if (value === true) return t("lobby.on");
   if (value === false) return t("lobby.off");
   return typeof value === "object" ? JSON.stringify(value) : String(value);

@@ -106,6 +106,17 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         "deck",
         DEFAULT_DECK,
         parse=parse_deck,
+        presets=(
+            (DEFAULT_DECK, "House default: 1–12, four each (48 cards)", "ハウス既定：1〜12を各4枚（48枚）"),
+            (tuple((n, 3) for n in range(1, 13)), "Short: 1–12, three each (36 cards)", "短め：1〜12を各3枚（36枚）"),
+            (
+                tuple((n, 4) for n in range(1, 11)),
+                "Small numbers: 1–10, four each (40 cards)",
+                "小さい数：1〜10を各4枚（40枚）",
+            ),
+            (tuple((n, 3) for n in range(1, 17)), "Long: 1–16, three each (48 cards)", "長め：1〜16を各3枚（48枚）"),
+        ),
+        bounds={"number": (1, MAX_NUMBER), "copies": (1, MAX_COPIES)},
         help_en="Numbered cards as (number, copies). House default: 1–12, four copies each.",
         help_ja="数字カードの構成（数字, 枚数）。ハウス既定: 1〜12を各4枚。",
     ),

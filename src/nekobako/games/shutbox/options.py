@@ -62,6 +62,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         help_en="Research option: how many tiles one roll may close (3 on the arena).",
         help_ja="研究用：1回の出目で倒せるタイルの最大数（BGAでは3）。",
         labels={3: ("Up to 3", "3枚まで"), 2: ("Up to 2", "2枚まで"), "any": ("Any number", "制限なし")},
+        advanced=True,
     ),
     OptionSpec(
         "one_die",
@@ -74,6 +75,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
             "sum6": ("Open tiles sum ≤ 6", "残りの合計が6以下"),
             "never": ("Never", "なし"),
         },
+        advanced=True,
     ),
 )
 
