@@ -71,10 +71,13 @@ def test_guest_sign_up_log_in_and_the_create_form(new_page, server, screenshot):
     page.click("[data-testid=login-form] button[value=login]")
     page.wait_for_selector("[data-testid=whoami]")
 
-    # every option of every game is in the form, with the engine's explanation
+    # every option of every game is in the form, with the engine's explanation (research options
+    # behind "advanced")
     games = httpx.get(server.url + "/api/games").json()["games"]
     for game in games:
         page.select_option("#create-game", game["name"])
+        if any(spec["advanced"] for spec in game["options"]):
+            page.click("[data-testid=advanced-options] summary")
         for spec in game["options"]:
             field = page.locator(f"[data-option={spec['name']}]")
             assert field.count() == 1, spec["name"]

@@ -172,11 +172,12 @@ def test_a_timeout_costs_one_turn_only_and_a_replaced_player_comes_back(new_page
     alice, bob = new_page(), new_page()
     enter_guest(alice, "Tama")
     enter_guest(bob, "Kuro")
-    # Tama creates a real-time table in the lobby: a 5 s bank, no increment, 3 timeouts in a row
+    # Tama creates a real-time table in the lobby: a 5 s bank, 20 s per move, 3 timeouts in a row
+    # (after a timeout the bank is the grace: the increment here, time enough on a busy machine)
     alice.select_option("#create-game", "shutbox")
     alice.select_option("#create-clock", "realtime")
     alice.fill("#create-seconds", "5")
-    alice.fill("#create-increment", "0")
+    alice.fill("#create-increment", "20")
     assert alice.input_value("#create-timeouts") == "3"
     alice.click("[data-testid=create-form] button[type=submit]")
     alice.wait_for_selector(".seat-manager")
@@ -184,7 +185,7 @@ def test_a_timeout_costs_one_turn_only_and_a_replaced_player_comes_back(new_page
     # the clock is shown in the lobby and on the table before anyone else joins
     bob.goto("/")
     card = bob.locator(f"li[data-table='{table_id}'] [data-testid=clock-line]")
-    assert card.inner_text() == "Real-time: 0:05 + 0 s per move · 3 timeouts in a row hand the seat to a bot"
+    assert card.inner_text() == "Real-time: 0:05 + 20 s per move · 3 timeouts in a row hand the seat to a bot"
     bob.goto(f"/table/{table_id}")
     bob.wait_for_selector(".seat-manager")
     assert "Real-time: 0:05" in bob.inner_text("[data-testid=clock]")
@@ -203,7 +204,9 @@ def test_a_timeout_costs_one_turn_only_and_a_replaced_player_comes_back(new_page
     assert f"You are {name}" in mover.inner_text(".table-header")
     wait_until(mover, "() => document.querySelector('[data-testid=clock]').textContent.includes('timeouts 1/3')")
     # and they play their next decision themselves, which forgets the timeout
-    mover.wait_for_selector(".choices button[data-action]:enabled, [data-testid=controls] [data-action=roll]:enabled")
+    mover.wait_for_selector(
+        ".choices button[data-action]:enabled, [data-testid=controls] [data-action=roll]:enabled", state="attached"
+    )
     seq = mover.evaluate("() => document.querySelector('[data-testid=game]').dataset.seq")
     assert shutbox_turn(mover)
     wait_until(mover, f"() => document.querySelector('[data-testid=game]').dataset.seq !== '{seq}'")
@@ -343,9 +346,10 @@ def test_lobby_filters_pages_winners_deck_presets_and_advanced_options(new_page,
     assert newest.get_attribute("data-table") == str(finished[-1])
     won = http_of(bob, server).get(f"/api/tables/{finished[-1]}").json()["winners"]
     assert newest.locator("[data-testid=winners]").count() == (1 if won else 0)  # solo: won by shutting the box
+    assert bob.locator(f"li[data-table='{finished[0]}']").count() == 0  # the 21st newest: on the next page
     bob.click("[data-key=more-tables]")
-    wait_until(bob, "() => document.querySelectorAll('[data-testid=table-list] li').length === 21")
-    assert bob.locator("[data-key=more-tables]").count() == 0
+    bob.wait_for_selector(f"li[data-table='{finished[0]}']")
+    wait_until(bob, "() => document.querySelectorAll('[data-testid=table-list] li').length > 20")
 
     # a two-player game's winner, named on its card
     http_of(alice, server).post(f"/api/tables/{research}/join")  # Hana sits already; Jiro joins
@@ -356,7 +360,10 @@ def test_lobby_filters_pages_winners_deck_presets_and_advanced_options(new_page,
     names = [detail["seats"][seat]["name"] for seat in detail["winners"]]
     bob.reload()
     bob.select_option("#filter-status", "finished")
-    bob.click("[data-key=more-tables]")  # older than the 21 solo games: on the second page
+    while not bob.locator(f"li[data-table='{research}']").count():  # older than the 21 solo games
+        count = bob.locator("[data-testid=table-list] li").count()
+        bob.click("[data-key=more-tables]")
+        wait_until(bob, f"() => document.querySelectorAll('[data-testid=table-list] li').length > {count}")
     bob.wait_for_selector(f"li[data-table='{research}'] [data-testid=winners]")
     line = bob.inner_text(f"li[data-table='{research}'] [data-testid=winners]")
     assert line == ("★ Winner: " if len(names) == 1 else "★ Winners: ") + " and ".join(names)
