@@ -4,6 +4,7 @@ view can name and every section link is checked in both languages; the HTML keep
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import random
 import re
 
@@ -25,7 +26,10 @@ def _lobby_option_names(lang: str) -> dict[str, str]:
 
 
 def _phases(game: str) -> tuple[str, ...]:
-    return importlib.import_module(f"nekobako.games.{game}.state").PHASE_NAMES
+    """The view's phase names: in the game's leaf `phases` module where it has one, else in `state`."""
+    package = f"nekobako.games.{game}"
+    module = "phases" if importlib.util.find_spec(f"{package}.phases") else "state"
+    return importlib.import_module(f"{package}.{module}").PHASE_NAMES
 
 
 def _code(value: object) -> str:
