@@ -16,9 +16,18 @@ from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from axe_audit import describe, violations
 from browser_ui import shutbox_turn, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def no_axe_violations(page, screen: str) -> None:
+    """axe-core finds nothing on this screen, in English and in Japanese."""
+    for _ in range(2):
+        found = violations(page)
+        assert not found, f"{screen}, {page.evaluate('() => document.documentElement.lang')}:\n{describe(found)}"
+        page.click("#lang-switch")
 
 
 def sign_up(page, name: str) -> None:
@@ -95,6 +104,7 @@ def test_a_player_page_with_a_rating_chart(new_page, server, screenshot):
     games = bob.locator("[data-testid=recent-games] li")
     assert games.count() == 2
     screenshot(bob, "player-page")
+    no_axe_violations(bob, "player page")
 
     # names link to player pages: from Aiko's recent game to Bruno's page, and its replay link
     games.first.locator("a.player-link", has_text="Bruno").click()
@@ -149,6 +159,7 @@ def test_a_chat_message_reaches_the_other_player_and_the_replay(new_page, server
     alice.wait_for_selector(".chat-message:has-text('thanks')")
     assert alice.locator(".chat-spectators").count() == 0  # players do not read the gallery
     screenshot(bob, "table-chat")
+    no_axe_violations(carol, "table with chat, spectator")
 
     play_out_as(server, [alice, bob], table_id)
     bob.wait_for_selector("[data-testid=results]:not([hidden])")
@@ -244,6 +255,7 @@ def test_a_rematch_accepted_by_both_starts_a_new_table(new_page, server, screens
     assert "Waiting for: Sakura" in alice.inner_text("[data-testid=rematch]")
     assert alice.locator("[data-key=rematch-accept]").count() == 0  # the one who offered has accepted
     screenshot(bob, "rematch-offer")
+    no_axe_violations(bob, "rematch offer")
     bob.click("[data-key=rematch-accept]")
 
     # both pages go to the new table, which is already running with the same seats and options
@@ -303,6 +315,8 @@ def test_lobby_filters_pages_winners_deck_presets_and_advanced_options(new_page,
     alice.wait_for_selector("#opt-deck-n13")
     alice.fill("#opt-deck-n13", "4")
     assert alice.inner_text("[data-testid=deck-total]") == "1–13 ×4 (52 cards)"
+    no_axe_violations(alice, "create form with the deck editor")
+    assert alice.inner_text("[data-testid=deck-total]") == "1–13 ×4 (52 cards)"  # kept through redraws
     alice.select_option("#create-seats", "2")
     alice.click("[data-testid=create-form] button[type=submit]")
     alice.wait_for_selector(".seat-manager")
@@ -326,6 +340,7 @@ def test_lobby_filters_pages_winners_deck_presets_and_advanced_options(new_page,
     assert "[[" not in bob.inner_text("[data-testid=table-list]")
     assert "Up to 2" in bob.inner_text(f"li[data-table='{research}'] .options-line")
     screenshot(bob, "lobby-filters")
+    no_axe_violations(bob, "lobby with filters")
     bob.select_option("#filter-game", "catopomp")
     wait_until(bob, f"() => !document.querySelector(\"li[data-table='{research}']\")")
     assert bob.locator("[data-testid=table-list] li").count() == 2
