@@ -249,6 +249,7 @@ def test_a_rematch_accepted_by_both_starts_a_new_table(new_page, server, screens
     for page in (alice, bob):
         page.wait_for_selector("[data-testid=rematch] [data-key=rematch]")
 
+    assert alice.locator("[data-testid=results] a.player-link").count() == 2  # names link to player pages
     alice.click("[data-key=rematch]")  # one click offers it to everyone who played
     bob.wait_for_selector("[data-key=rematch-accept]")
     assert "Ume offers a rematch with the same seats and options." in bob.inner_text("[data-testid=rematch]")

@@ -6,7 +6,7 @@ import { announce, h, patch, replaceKeepingFocus, toast } from "./dom.js";
 import { joinNames, onLangChange, pick, t } from "./i18n.js";
 import { currentUser, onUserChange } from "./session.js";
 import { phaseSection, rulesButton } from "./rules.js";
-import { clockText, formatDuration, seatName, seatNames, statusLabel } from "./tables.js";
+import { clockText, formatDuration, seatLabel, seatName, seatNames, statusLabel } from "./tables.js";
 import { logPanel } from "./log.js";
 import { byOther, initialState, reduce } from "./table_state.js";
 import { buildLog, describeMessage } from "./words.js";
@@ -469,7 +469,7 @@ export function mount(root, { id }) {
       return;
     }
     resultsBox.hidden = false;
-    replaceKeepingFocus(resultsBox, resultsPanel(view, state.results, names(), id));
+    replaceKeepingFocus(resultsBox, resultsPanel(view, state.results, names(), id, state.table));
   }
 
   // Whoever played goes to the rematch's table once everyone has accepted.
@@ -551,7 +551,7 @@ export function mount(root, { id }) {
           { class: "seat-name" },
           t("table.seat", { n: i }),
           ": ",
-          seatName(tbl, i),
+          seatLabel(tbl, i),
           tbl.you === i ? ` (${t("lobby.you")})` : "",
         ),
         h("span", { class: "row" }, controls),
@@ -672,7 +672,8 @@ export function scoreTable(view, names, module) {
   );
 }
 
-export function resultsPanel(view, results, names, id) {
+// `table` (optional): the table, so the people's names link to their pages.
+export function resultsPanel(view, results, names, id, table = null) {
   const winners = view.winners || [];
   const places = results?.places ? results.places : null;
   const order = names.map((_, s) => s);
@@ -716,7 +717,7 @@ export function resultsPanel(view, results, names, id) {
               "th",
               { scope: "row" },
               h("span", { class: "pc-dot", style: { "--pc": `var(--p${seat})` } }),
-              names[seat],
+              table ? seatLabel(table, seat) : names[seat],
             ),
             h("td", {}, fmt(view.scores[seat])),
             ratings.length
