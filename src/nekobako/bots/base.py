@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from ..engine import Action
+
+A = TypeVar("A")
 
 
 @runtime_checkable
@@ -22,3 +24,12 @@ class Bot(Protocol):
     name: str
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action: ...
+
+
+def only_choice(legal: Sequence[A]) -> A | None:
+    """The one legal action when there is nothing to decide, else None. An empty list is the
+    caller's mistake (`ValueError`): a bot is asked only for a seat that is to move. (The random
+    bot draws even then, so its rng stream does not depend on how many choices there were.)"""
+    if not legal:
+        raise ValueError("no legal action to choose from")
+    return legal[0] if len(legal) == 1 else None

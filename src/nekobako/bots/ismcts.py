@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..engine import CHANCE, Action, Game, InvalidOptions, SearchHints, State, get_game
+from .base import only_choice
 
 
 class Node:
@@ -104,11 +105,9 @@ class ISMCTSBot:
 
     # -- the search ----------------------------------------------------------------------------
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        if len(legal) == 1:
+        if (only := only_choice(legal)) is not None:
             self.last_iterations = 0
-            return legal[0]
+            return only
         seen = self.game.read_view(view)
         root_seat = seen.me
         root = Node()

@@ -40,6 +40,7 @@ from ..games.shutbox.tables import (
     tiles_mask,
 )
 from ..games.shutbox.view import ShutView, read_view
+from .base import only_choice
 
 TIE_BREAK = 1e-6
 """Weight of the penalty when chasing a target: only separates turns equally likely to beat it."""
@@ -49,10 +50,8 @@ class OptimalBot:
     name = "optimal"
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        if len(legal) == 1:
-            return legal[0]
+        if (only := only_choice(legal)) is not None:
+            return only
         seen = read_view(view)
         options = seen.options
         board = seen.boards[seen.me]

@@ -20,16 +20,15 @@ from typing import Any
 from ...engine import Action
 from ...games.catbox.layouts import COLOURS, RED, SETUPS
 from ...games.catbox.view import CatboxView, read_view
+from ..base import only_choice
 
 
 class GreedyBot:
     name = "greedy"
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        if len(legal) == 1:
-            return legal[0]
+        if (only := only_choice(legal)) is not None:
+            return only
         seen = read_view(view)
         texts = [str(a).split() for a in legal]
         verb = texts[0][0]

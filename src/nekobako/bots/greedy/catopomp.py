@@ -25,6 +25,7 @@ from ...games.catopomp.actions import BURY, DISCARD, GIVE, PASS, PLAY, SPARE, Pl
 from ...games.catopomp.actions import Action as CatopompAction
 from ...games.catopomp.cards import card_json
 from ...games.catopomp.view import read_view
+from ..base import only_choice
 
 BOOST_COST = 8.0
 HELL_BONUS = 3.0
@@ -36,10 +37,8 @@ class GreedyBot:
 
     def choose(self, view: Mapping[str, Any], actions: Sequence[Action], rng: random.Random) -> Action:
         legal = cast(Sequence[CatopompAction], actions)  # the registry seats this bot at Catopomp only
-        if not legal:
-            raise ValueError("no legal action to choose from")
-        if len(legal) == 1:
-            return legal[0]
+        if (only := only_choice(legal)) is not None:
+            return only
         kinds = {getattr(a, "kind", None) for a in legal}
         seen = read_view(view)
         # Cards as views write them (`7`, "M", "C"), which the heuristics below were tuned on: the

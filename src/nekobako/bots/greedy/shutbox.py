@@ -14,14 +14,15 @@ from typing import Any
 
 from ...engine import Action
 from ...games.shutbox.view import read_view
+from ..base import only_choice
 
 
 class GreedyBot:
     name = "greedy"
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
-        if not legal:
-            raise ValueError("no legal action to choose from")
+        if (only := only_choice(legal)) is not None:
+            return only
         texts = [str(a) for a in legal]
         if texts[0].startswith("roll"):
             seen = read_view(view)
