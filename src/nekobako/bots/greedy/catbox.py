@@ -36,7 +36,7 @@ class GreedyBot:
             return legal[self._discard(seen, [int(t[1]) for t in texts])]
         if verb == "predict":
             return legal[self._predict(seen, [int(t[1]) for t in texts])]
-        scores = [self._play_score(seen, int(t[1]), COLOURS.index(t[2])) for t in texts]
+        scores = self._play_scores(seen, [(int(t[1]), _COLOUR[t[2]]) for t in texts])
         return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
 
     def __repr__(self) -> str:
@@ -63,7 +63,8 @@ class GreedyBot:
         return min(range(len(options)), key=lambda i: (abs(options[i] - estimate), options[i]))
 
     # -- tricks --------------------------------------------------------------------------------
-    def _play_score(self, view: CatboxView, number: int, colour: int) -> float:
+    def _play_scores(self, view: CatboxView, plays: list[tuple[int, int]]) -> list[float]:
+        """A score per (number, colour) play; what does not depend on the play is read once."""
         me = view.me
         players = view.players
         trick = view.trick
@@ -71,51 +72,57 @@ class GreedyBot:
         prediction = view.predictions[me] if players > 2 else SETUPS[players].bonus_at_most
         need = (prediction if prediction is not None else 2) - view.tricks[me]
         last = len(trick) == players - 1
-        if not trick:
-            strength = number / top + (0.3 if colour == RED else 0.0)
-            score = 10 * strength if need > 0 else 10 - 10 * strength
-        else:
-            led = trick[0][1].colour
-            reds = [card.number for _, card in trick if card.colour == RED]
-            if reds:
-                wins = colour == RED and number > max(reds)
+        led = trick[0][1].colour if trick else -1
+        reds = [card.number for _, card in trick if card.colour == RED]
+        best_red = max(reds) if reds else 0
+        best_led = max((card.number for _, card in trick if card.colour == led), default=0)
+        covered = [view.covered(me, c) for c in range(len(view.rows))]
+        hand = list(view.hand)
+        scores = []
+        for number, colour in plays:
+            if not trick:
+                strength = number / top + (0.3 if colour == RED else 0.0)
+                score = 10 * strength if need > 0 else 10 - 10 * strength
             else:
-                best_led = max(card.number for _, card in trick if card.colour == led)
-                wins = colour == RED or (colour == led and number > best_led)
-            if need > 0:
-                # Last player: cheapest winner. Otherwise a winner must also survive later players.
-                score = (20 - number if last else 10 + number) if wins else number / top
-            else:
-                score = -number if wins else 10 + number
-            if colour != led and view.covered(me, led):
-                score -= 0.6  # declaring off the led colour uncovers our X for it
-        score -= _paradox_risk(view, me, number, colour)
-        return score + 0.4 * _neighbours(view, me, number, colour) - (0.2 if colour == RED and need <= 0 else 0.0)
+                if reds:
+                    wins = colour == RED and number > best_red
+                else:
+                    wins = colour == RED or (colour == led and number > best_led)
+                if need > 0:
+                    # Last player: cheapest winner. Otherwise a winner must also survive later players.
+                    score = (20 - number if last else 10 + number) if wins else number / top
+                else:
+                    score = -number if wins else 10 + number
+                if colour != led and covered[led]:
+                    score -= 0.6  # declaring off the led colour uncovers our X for it
+            score -= _paradox_risk(view, hand, covered, led, number, colour)
+            bonus = 0.4 * _neighbours(view, me, number, colour)
+            scores.append(score + bonus - (0.2 if colour == RED and need <= 0 else 0.0))
+        return scores
 
 
-def _paradox_risk(view: CatboxView, me: int, number: int, colour: int) -> float:
+def _paradox_risk(view: CatboxView, hand: list[int], covered: list[bool], led: int, number: int, colour: int) -> float:
     """How much a play endangers our next turn: with no (colour, number) cell left for the cards
-    we keep we cause a paradox (−1 per trick, no bonus); with few, others may fill them first."""
-    hand = list(view.hand)
-    hand.remove(number)
-    if len(hand) <= 1:  # the last card of a hand is never played
+    we keep we cause a paradox (−1 per trick, no bonus); with few, others may fill them first.
+    `covered`: our X tokens now; `led`: the trick's led colour (-1 when we lead)."""
+    rest = hand.copy()
+    rest.remove(number)
+    if len(rest) <= 1:  # the last card of a hand is never played
         return 0.0
-    covered = [view.covered(me, c) for c in range(len(view.rows))]
-    trick = view.trick
-    if trick and trick[0][1].colour != colour:
-        covered[trick[0][1].colour] = False
     numbers = view.numbers
     board = view.board
     options = 0
-    for r in range(len(view.rows)):
-        if not covered[r]:
+    for r, open_x in enumerate(covered):
+        if not open_x or (r == led and led != colour):  # declaring off the led colour uncovers its X
             continue
-        for n in set(hand):
+        for n in set(rest):
             c = numbers[r].index(n)
             if board[r][c] is None and not (r == colour and n == number):
                 options += 1
     return PARADOX_COST if options == 0 else FEW_OPTIONS_COST / options
 
+
+_COLOUR = {name: c for c, name in enumerate(COLOURS)}
 
 PARADOX_COST = 40.0
 FEW_OPTIONS_COST = 8.0

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...engine import SeatView, envelope
-from .actions import PLAYS, CatboxAction, Deal, Discard, Play
+from .actions import PLAYS, CatboxAction, Deal, Discard, Play, Predict
 from .board import Table, unpack
 from .layouts import COLOURS
 from .phases import DEAL, DISCARD, PHASE_NAMES, PLAY, PREDICT, START
@@ -116,23 +116,19 @@ def board_cells(state: CatboxState) -> list[list[int | str | None]]:
 
 
 def cells_of(table: Table, owned: Any, blocked: int) -> list[list[int | str | None]]:
-    cells: list[list[int | str | None]] = []
-    for row in range(len(COLOURS)):
-        line: list[int | str | None] = []
-        for col in range(table.columns):
-            bit = 1 << (row * table.columns + col)
-            owner: int | str | None = None
-            if table.observed_cells & bit:
-                owner = "observed"
-            elif blocked & bit:
-                owner = "blocker"
-            else:
-                for s, mask in enumerate(owned):
-                    if mask & bit:
-                        owner = s
-                        break
-            line.append(owner)
-        cells.append(line)
+    """Each cell's occupant; only the few occupied cells are visited (set bits of each mask),
+    marked from the lowest priority up: an owner (the lowest seat first), a blocker, "observed"."""
+    columns = table.columns
+    cells: list[list[int | str | None]] = [[None] * columns for _ in COLOURS]
+    marks: list[tuple[int, int | str]] = [(owned[s], s) for s in reversed(range(len(owned)))]
+    marks.append((blocked, "blocker"))
+    marks.append((table.observed_cells, "observed"))
+    for mask, occupant in marks:
+        while mask:
+            low = mask & -mask
+            row, col = divmod(low.bit_length() - 1, columns)
+            cells[row][col] = occupant
+            mask ^= low
     return cells
 
 
@@ -245,6 +241,7 @@ def read_view(view: Mapping[str, Any]) -> CatboxView:
     """The one reader of `private_view`'s keys (and `envelope` of the engine's)."""
     layout = view["layout"]
     phase = view["phase"]
+    red, blue, yellow, green = COLOURS  # an X token's bit is its colour's index
     return CatboxView(
         **envelope(view),
         round=view["round"],
@@ -255,7 +252,7 @@ def read_view(view: Mapping[str, Any]) -> CatboxView:
         numbers=tuple(map(tuple, layout["numbers"])),
         side=layout["side"],
         board=tuple(map(tuple, view["board"])),
-        xs=tuple(sum(1 << c for c, name in enumerate(COLOURS) if x[name]) for x in view["x_tokens"]),
+        xs=tuple(x[red] | x[blue] << 1 | x[yellow] << 2 | x[green] << 3 for x in view["x_tokens"]),
         predictions=tuple(view["predictions"]),
         prediction_values=tuple(view["prediction_values"]),
         tricks=tuple(view["tricks"]),
@@ -277,6 +274,9 @@ def read_view(view: Mapping[str, Any]) -> CatboxView:
 
 def redact(actor: int, action: CatboxAction, viewer: int | None) -> str:
     """Other seats' discards read "discard"; a deal shows only the viewer's hand and public cards."""
+    kind = type(action)
+    if kind is Play or kind is Predict:  # public: most of a history, so asked first
+        return action.text
     if isinstance(action, Discard):
         return str(action) if actor == viewer else "discard"
     if isinstance(action, Deal):
