@@ -8,7 +8,8 @@ DevTools protocol's throttling: 150 ms latency, 1.6 Mbit/s each way, the CPU 4×
   the whole messages (no `?deltas=1`) against deltas (the browser client), and gzip'd (what
   permessage-deflate would roughly send);
 * render time per message — each state message drawn by a spectator's page on the slow phone
-  (the `nekobako:render` User Timing entries table.js records), and frames over 50 ms (long tasks).
+  (the `nekobako:render` User Timing entries table.js records; then `nekobako:render-side`, the
+  scores and log a frame later), and frames over 50 ms (long tasks).
 
     .venv/bin/python benchmarks/web.py [--runs N] [--json]
 
@@ -193,6 +194,7 @@ def render_times(browser, server: ServerProcess) -> dict[str, float]:
             raise RuntimeError("the spectator never saw the end")
         time.sleep(0.1)
     renders = page.evaluate("() => performance.getEntriesByName('nekobako:render').map((e) => e.duration)")
+    sides = page.evaluate("() => performance.getEntriesByName('nekobako:render-side').map((e) => e.duration)")
     long_tasks = page.evaluate("() => window.__long")
     context.close()
     renders.sort()
@@ -201,6 +203,7 @@ def render_times(browser, server: ServerProcess) -> dict[str, float]:
         "median_ms": statistics.median(renders),
         "p95_ms": renders[int(0.95 * (len(renders) - 1))],
         "max_ms": renders[-1],
+        "side_median_ms": statistics.median(sides),
         "long_tasks": len(long_tasks),
     }
 
@@ -248,7 +251,7 @@ def main() -> None:
     print(
         f"render per message (spectator, 4-player Cat in the Box, slow phone): median {r['median_ms']:.1f} ms, "
         f"p95 {r['p95_ms']:.1f} ms, max {r['max_ms']:.1f} ms over {r['messages']} messages;"
-        f" {r['long_tasks']} long tasks"
+        f" then the scores and log, median {r['side_median_ms']:.1f} ms; {r['long_tasks']} long tasks"
     )
 
 

@@ -139,10 +139,12 @@ class Assets:
         build = self.build()
         prefix = f"/static/v/{build.version}/"
         html = build.files["index.html"].body.decode("utf-8").replace('"/static/', f'"{prefix}')
-        links = "".join(f'\n  <link rel="modulepreload" href="{prefix}{name}">' for name in self.preloads(page))
-        links += "".join(
-            f'\n  <link rel="preload" href="{url}" as="fetch" crossorigin="anonymous">' for url in DATA.get(page, ())
+        # the data first: every module waits for the catalogue (i18n.js loads it before anything draws)
+        links = "".join(
+            f'\n  <link rel="preload" href="{url}" as="fetch" crossorigin="anonymous" fetchpriority="high">'
+            for url in DATA.get(page, ())
         )
+        links += "".join(f'\n  <link rel="modulepreload" href="{prefix}{name}">' for name in self.preloads(page))
         return html.replace("\n</head>", f"{links}\n</head>", 1).encode("utf-8")
 
     def response(self, request: Request, name: str, cache: str) -> Response:

@@ -439,6 +439,20 @@ export function mount(root, { id }) {
     patch(board, summary, page.module.render(view, ctx)); // only what changed (dom.js)
   }
 
+  // The scores and the log are drawn in the next frame: the board and your hand (what a person acts
+  // on) show first; several messages in one frame draw the side once.
+  let sidePending = false;
+  function renderSideSoon() {
+    if (sidePending) return;
+    sidePending = true;
+    requestAnimationFrame(() => {
+      sidePending = false;
+      const started = performance.now();
+      renderSide();
+      performance.measure("nekobako:render-side", { start: started, end: performance.now() });
+    });
+  }
+
   function renderSide() {
     const view = state.view;
     if (!view || !page.module) return replaceKeepingFocus(side);
@@ -588,7 +602,7 @@ export function mount(root, { id }) {
     renderResults();
     renderRematch();
     renderBoard();
-    renderSide();
+    renderSideSoon();
     chatBox.render();
     focusNext(wasHere, !overBefore && !resultsBox.hidden);
   }
