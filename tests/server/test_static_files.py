@@ -34,8 +34,20 @@ def test_index_names_the_version_and_preloads_the_page_modules(base):
     _, table = _index(base, "/table/1")
     assert {"table.js", "ws.js", "games/catbox.js", "games/common.js"} <= set(table)
     assert version == Assets(WEB).build().version
+    only_shutbox = Assets(WEB).preloads("table", "shutbox")
+    assert "games/shutbox.js" in only_shutbox and "games/catbox.js" not in only_shutbox
     page = httpx.get(base + "/")
     assert page.headers["cache-control"] == "no-cache"  # the page itself is always asked again
+
+
+def test_a_known_table_preloads_only_its_game(sqlite_server):
+    from server_harness import Client
+
+    host = Client(sqlite_server)
+    host.guest("Preloader")
+    table = host.create("catbox", 3)["id"]
+    _, modules = _index(sqlite_server.base, f"/table/{table}")
+    assert "games/catbox.js" in modules and "games/catopomp.js" not in modules
 
 
 def test_versioned_files_are_compressed_and_kept_for_a_year(base):

@@ -115,11 +115,14 @@ class Assets:
             self._build, self._stamp = Build(digest.hexdigest()[:12], files, imports), stamp
         return self._build
 
-    def preloads(self, page: str) -> list[str]:
-        """Every module `page` runs (app.js, the page module, games it may draw), in import order."""
+    def preloads(self, page: str, game: str | None = None) -> list[str]:
+        """Every module `page` runs (app.js, the page module, the games it may draw: only `game`'s
+        when the server knows which), in import order."""
         build = self.build()
         roots = ["app.js"]
         for pattern in PAGES.get(page, ()):
+            if game is not None and pattern == "games/*.js" and f"games/{game}.js" in build.imports:
+                pattern = f"games/{game}.js"
             roots += sorted(n for n in build.imports if PurePosixPath(n).match(pattern))
         seen: dict[str, None] = {}
 
@@ -134,7 +137,7 @@ class Assets:
             visit(root)
         return list(seen)
 
-    def index(self, page: str) -> bytes:
+    def index(self, page: str, game: str | None = None) -> bytes:
         """index.html for a page: versioned addresses and the page's module graph preloaded."""
         build = self.build()
         prefix = f"/static/v/{build.version}/"
@@ -144,7 +147,7 @@ class Assets:
             f'\n  <link rel="preload" href="{url}" as="fetch" crossorigin="anonymous" fetchpriority="high">'
             for url in DATA.get(page, ())
         )
-        links += "".join(f'\n  <link rel="modulepreload" href="{prefix}{name}">' for name in self.preloads(page))
+        links += "".join(f'\n  <link rel="modulepreload" href="{prefix}{name}">' for name in self.preloads(page, game))
         return html.replace("\n</head>", f"{links}\n</head>", 1).encode("utf-8")
 
     def response(self, request: Request, name: str, cache: str) -> Response:

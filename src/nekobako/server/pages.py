@@ -28,7 +28,9 @@ async def index(request: Request) -> Response:
     if not (WEB_DIR / "index.html").is_file():
         return PlainTextResponse("the web client is not installed (nekobako/web/index.html is missing)", 503)
     page = request.url.path.strip("/").split("/")[0] or "lobby"  # the page app.js will show
-    return gzip_page(request, ASSETS.index(page))
+    # a table the server has in memory names its game: only that game's module is preloaded
+    live = request.app.state.hub.tables.live.get(request.path_params.get("table_id"))
+    return gzip_page(request, ASSETS.index(page, live.row.game if live is not None else None))
 
 
 async def static_file(request: Request) -> Response:
