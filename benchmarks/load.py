@@ -2,28 +2,43 @@
 3-player Cat in the Box, each with one scripted person (thinks 0.5–1.5 s) and two greedy bots;
 optionally K more tables where bots play alone (two ISMCTS bots, and the greedy bot that took the
 host's seat when the host left). Reports p50/p90/p99 of a person's action → the `state` message
-that answers it, and the server's event-loop lag (`/api/health`).
+that answers it, the server's event-loop lag (`/api/health`) and (issue 14) the CPU time per
+stored action of the server processes and of PostgreSQL, and from it the cores 10,000 such
+tables would need.
 
     .venv/bin/python benchmarks/load.py --tables 50 --seconds 30 [--ismcts 12] [--database-url URL]
+    .venv/bin/python benchmarks/load.py --tables 100,200,300,500 --processes 2 \
+        --database-url postgresql://postgres@127.0.0.1/postgres
 
-Every run starts its own server process on a free loopback port with a fresh database (a temp
-SQLite file, or the given PostgreSQL database, which should be empty) and stops it afterwards.
+Every run starts its own server processes on free loopback ports with a fresh database (a temp
+SQLite file, or a new database made on the given PostgreSQL server and dropped afterwards) and
+stops them afterwards. With `--processes N` (PostgreSQL only) person i plays through process
+i mod N. Several `--tables` counts run one after another; the capacity is the largest count
+whose p99 stays under 100 ms.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
+import contextlib
 import json
+import os
 import pathlib
 import random
+import secrets
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests" / "server"))
@@ -32,6 +47,9 @@ from server_harness import ServerProcess
 
 MAX_TABLES = 1000  # a bound, whatever the command line says
 MAX_SECONDS = 600
+MAX_PROCESSES = 8
+TARGET_P99 = 0.100
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
 async def post(http: httpx.AsyncClient, url: str, **kwargs: Any) -> httpx.Response:
@@ -108,43 +126,199 @@ def quantiles(values: list[float]) -> str:
     return f"p50 {q[49] * 1000:.1f} ms  p90 {q[89] * 1000:.1f} ms  p99 {q[98] * 1000:.1f} ms  ({len(values)} actions)"
 
 
-async def run(base: str, ws_base: str, tables: int, ismcts: int, seconds: float) -> tuple[list[float], dict]:
+async def run(
+    servers: list[ServerProcess], tables: int, ismcts: int, seconds: float, profile: pathlib.Path | None = None
+) -> tuple[list[float], list[dict]]:
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
-        seated = await asyncio.gather(*(seat_person(base, i, http) for i in range(tables)))
-        await asyncio.gather(*(bot_table(base, i, http) for i in range(ismcts)))
-        await http.get(f"{base}/api/health")  # (the lag window then covers the timed part mostly)
+        bases = [s.base for s in servers]
+        seated = await asyncio.gather(*(seat_person(bases[i % len(bases)], i, http) for i in range(tables)))
+        await asyncio.gather(*(bot_table(bases[i % len(bases)], i, http) for i in range(ismcts)))
+        for base in bases:
+            await http.get(f"{base}/api/health")  # (the lag window then covers the timed part mostly)
         latencies: list[float] = []
         until = time.monotonic() + seconds
         rng = random.Random(18)
-        await asyncio.gather(*(play(ws_base, t, c, until, random.Random(rng.random()), latencies) for t, c in seated))
-        health = (await http.get(f"{base}/api/health")).json()
+        database = (
+            make_url(servers[0].database_url).database if servers[0].database_url.startswith("postgres") else None
+        )
+        before = cpu_seconds(servers, database)
+        spy = start_profiler(servers[0], seconds, profile) if profile is not None else None
+        await asyncio.gather(
+            *(
+                play(servers[i % len(servers)].ws_base, t, c, until, random.Random(rng.random()), latencies)
+                for i, (t, c) in enumerate(seated)
+            )
+        )
+        used = {k: v - before[k] for k, v in cpu_seconds(servers, database).items()}
+        if spy is not None:
+            spy.wait(timeout=60)
+        health = [(await http.get(f"{base}/api/health")).json() for base in bases]
+    health[0]["cpu"] = used
     return latencies, health
+
+
+def start_profiler(server: ServerProcess, seconds: float, out: pathlib.Path) -> subprocess.Popen[bytes]:
+    """py-spy (`pip install py-spy`) sampling the first server process during the timed part."""
+    assert server.proc is not None
+    spy = pathlib.Path(sys.executable).with_name("py-spy")
+    command = [str(spy), "record", "--pid", str(server.proc.pid), "--format", "raw", "--nonblocking"]
+    command += ["--rate", "50", "--duration", str(max(1, int(seconds) - 2)), "--output", str(out)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def profile_summary(path: pathlib.Path, top: int = 25) -> str:
+    """Where the server's time went: the share of samples in which each function was on the stack
+    (event loop thread and worker threads together), and the idle share."""
+    inclusive: collections.Counter[str] = collections.Counter()
+    total = 0
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack or not count.isdigit():
+            continue
+        total += int(count)
+        names = set()
+        for frame in stack.split(";"):
+            name, _, where = frame.partition(" (")
+            names.add(f"{name} ({where.split(':')[0].rsplit('/', 1)[-1]}")
+        for name in names:
+            inclusive[name] += int(count)
+    lines = [f"  profile of process 0 ({total} samples; share of samples with the function on the stack):"]
+    lines += [f"    {n / total * 100:5.1f}%  {name}" for name, n in inclusive.most_common(top)]
+    return "\n".join(lines)
+
+
+def _ticks(pid: int) -> int:
+    """User + system CPU ticks of a process and of its children that ended (bot searches)."""
+    with contextlib.suppress(OSError):
+        fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return sum(int(f) for f in fields[11:15])
+    return 0
+
+
+def _postgres_pids(database: str) -> list[int]:
+    """PostgreSQL's processes serving `database` (their titles name it): others' work on the
+    same PostgreSQL server does not count. Shared processes (WAL writer, checkpointer) are left
+    out, so the figure is a lower bound."""
+    pids = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                title = (entry / "cmdline").read_bytes().decode(errors="replace")
+                if title.startswith("postgres:") and f" {database} " in title:
+                    pids.append(int(entry.name))
+    return pids
+
+
+def cpu_seconds(servers: list[ServerProcess], database: str | None) -> dict[str, float]:
+    """CPU seconds used so far by the server processes, by PostgreSQL's processes serving the
+    benchmark's database, and by this load generator (it shares the machine: its cost is not
+    the server's)."""
+    server_ticks = sum(_ticks(s.proc.pid) for s in servers if s.proc is not None)
+    return {
+        "server": server_ticks / TICKS,
+        "postgres": sum(_ticks(pid) for pid in _postgres_pids(database)) / TICKS if database else 0.0,
+        "client": time.process_time(),
+    }
+
+
+@contextlib.contextmanager
+def fresh_database(url: str | None, work: pathlib.Path) -> Iterator[str]:
+    """A temp SQLite file, or a new database on the PostgreSQL server of `url` (dropped after)."""
+    if url is None:
+        yield f"sqlite:///{work / f'load-{secrets.token_hex(3)}.db'}"
+        return
+    parsed = make_url(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    name = f"nekobako_load_{secrets.token_hex(4)}"
+    admin = create_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield parsed.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def stored_actions(url: str) -> int:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(text("SELECT count(*) FROM actions")).scalar_one())
+    finally:
+        engine.dispose()
+
+
+def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[float | None, str]:
+    """One load run at `tables` tables; its p99 (None without samples) and the report."""
+    seconds = min(args.seconds, MAX_SECONDS)
+    limits = [f"--limit={name}=100000" for name in ("open_tables", "guests_per_hour", "server_strong_bot_tables")]
+    with fresh_database(args.database_url, work) as url:
+        servers = [
+            ServerProcess(url, work / f"server-{i}.log", (*limits, "--bot-processes", str(args.bot_processes)))
+            for i in range(args.processes)
+        ]
+        try:
+            for server in servers:
+                server.start(timeout=60)
+            stored_before = stored_actions(url)
+            profile = work / f"profile-{tables}.txt" if args.profile else None
+            latencies, health = asyncio.run(run(servers, tables, args.ismcts, seconds, profile))
+            stored = stored_actions(url) - stored_before
+        finally:
+            for server in servers:
+                server.stop()
+    database = "postgres" if url.startswith("postgres") else "sqlite"
+    cpu = health[0]["cpu"]
+    lines = [f"{database} {tables} tables + {args.ismcts} ismcts tables, {args.processes} process(es), {seconds:.0f} s"]
+    lines.append(f"  action → broadcast: {quantiles(latencies)}")
+    for index, answer in enumerate(health):
+        lag = answer["loop_lag_ms"]
+        lines.append(
+            f"  process {index} event-loop lag: p50 {lag['p50']} ms  p90 {lag['p90']} ms  p99 {lag['p99']} ms"
+            f"  (drives {answer.get('drives', '?')} tables)"
+        )
+    if stored:
+        per_action = {k: v / stored * 1000 for k, v in cpu.items()}
+        rate = stored / seconds
+        serving = per_action["server"] + (per_action["postgres"] if database == "postgres" else 0.0)
+        cores = 10_000 * rate / tables * serving / 1000
+        lines.append(
+            f"  stored actions: {stored} ({rate:.0f}/s, {rate / tables:.2f}/s per table); CPU per stored action:"
+            f" server {per_action['server']:.2f} ms, postgres {per_action['postgres']:.2f} ms,"
+            f" load generator {per_action['client']:.2f} ms"
+        )
+        lines.append(f"  → 10,000 such tables need about {cores:.1f} cores (server + database, at 100% busy)")
+    if args.profile and (work / f"profile-{tables}.txt").exists():
+        lines.append(profile_summary(work / f"profile-{tables}.txt"))
+    p99 = statistics.quantiles(sorted(latencies), n=100, method="inclusive")[98] if len(latencies) > 1 else None
+    return p99, "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--tables", default="50", help="a count, or several: 100,200,300")
     parser.add_argument("--ismcts", type=int, default=0, help="tables of three ISMCTS bots besides")
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--database-url", default=None, help="an empty PostgreSQL database (default: temp SQLite)")
+    parser.add_argument("--database-url", default=None, help="a PostgreSQL server (default: temp SQLite)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes (more than 1: PostgreSQL)")
     parser.add_argument("--bot-processes", type=int, default=1)
+    parser.add_argument("--profile", action="store_true", help="sample process 0 with py-spy (pip install py-spy)")
     args = parser.parse_args()
-    tables, seconds = min(args.tables, MAX_TABLES), min(args.seconds, MAX_SECONDS)
+    counts = [min(int(n), MAX_TABLES) for n in args.tables.split(",")]
+    args.processes = max(1, min(args.processes, MAX_PROCESSES))
+    if args.processes > 1 and not (args.database_url or "").startswith("postgres"):
+        parser.error("--processes above 1 needs --database-url postgresql://…")
     work = pathlib.Path(tempfile.mkdtemp())
-    url = args.database_url or f"sqlite:///{work / 'load.db'}"
-    limits = [f"--limit={name}=100000" for name in ("open_tables", "guests_per_hour", "server_strong_bot_tables")]
-    server = ServerProcess(url, work / "server.log", (*limits, "--bot-processes", str(args.bot_processes)))
-    server.start()
-    try:
-        latencies, health = asyncio.run(run(server.base, server.ws_base, tables, args.ismcts, seconds))
-    finally:
-        server.stop()
-    database = "postgres" if url.startswith("postgres") else "sqlite"
-    lag = health["loop_lag_ms"]
-    print(f"{database} {tables} tables + {args.ismcts} ismcts tables, {seconds:.0f} s")
-    print(f"  action → broadcast: {quantiles(latencies)}")
-    print(f"  event-loop lag (last minute): p50 {lag['p50']} ms  p90 {lag['p90']} ms  p99 {lag['p99']} ms")
+    capacity = 0
+    for tables in counts:
+        p99, report = one_run(args, tables, work)
+        print(report, flush=True)
+        if p99 is not None and p99 < TARGET_P99:
+            capacity = max(capacity, tables)
+    if len(counts) > 1:
+        print(f"capacity at p99 < {TARGET_P99 * 1000:.0f} ms with {args.processes} process(es): {capacity} tables")
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ class ServerProcess:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 20.0, same_port: bool = False) -> None:
+    def start(self, timeout: float = 60.0, same_port: bool = False) -> None:
         if not same_port:
             self.port = free_port()
         env = dict(os.environ, PYTHONPATH=str(SRC), **self.env)

@@ -1,4 +1,5 @@
-"""`nekobako serve`: the platform in one process (web client, REST lobby, WebSocket play)."""
+"""`nekobako serve`: the platform (web client, REST lobby, WebSocket play) in one process, or in
+`--workers N` processes on one port sharing a PostgreSQL database."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ def serve_command(
     ),
     bot_processes: int = typer.Option(1, "--bot-processes", min=1, help="Processes for bot searches (ISMCTS)."),
     limit: list[str] = typer.Option([], "--limit", help="NAME=N, e.g. open_tables=10 (see docs/server.md)."),
+    workers: int = typer.Option(
+        1, "--workers", min=1, max=64, help="Server processes on this port (more than 1 needs PostgreSQL)."
+    ),
 ) -> None:
     """Serve the browser client and the game server; stop with Ctrl-C (no accepted move is lost)."""
     from ..server.run import DatabaseError, run_server
@@ -37,8 +41,9 @@ def serve_command(
     settings = Settings(bot_delay=bot_delay, public_url=public_url, bot_processes=bot_processes, limits=limits)
     try:
         open_database(database_url).dispose()
-        typer.echo(f"nekobako on http://{host}:{port}/  ·  database {database_url.split('@')[-1]}")
-        run_server(host, port, database_url, settings, forwarded_allow_ips=forwarded_allow_ips)
+        processes = f"  ·  {workers} processes" if workers > 1 else ""
+        typer.echo(f"nekobako on http://{host}:{port}/  ·  database {database_url.split('@')[-1]}{processes}")
+        run_server(host, port, database_url, settings, forwarded_allow_ips=forwarded_allow_ips, workers=workers)
     except DatabaseError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from None

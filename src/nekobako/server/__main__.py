@@ -21,6 +21,7 @@ def main() -> None:
     parser.add_argument("--hash-threads", type=int, default=2)
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=N", help=", ".join(Limits.names()))
     parser.add_argument("--log-level", default="info")
+    parser.add_argument("--workers", type=int, default=1, help="server processes on this port (>1 needs PostgreSQL)")
     args = parser.parse_args()
     try:
         limits = Limits().with_text(args.limit)
@@ -41,6 +42,7 @@ def main() -> None:
             settings,
             forwarded_allow_ips=args.forwarded_allow_ips,
             log_level=args.log_level,
+            workers=max(1, args.workers),
         )
     except DatabaseError as exc:
         print(exc, file=sys.stderr)

@@ -36,8 +36,9 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
         app.state.engine = engine
         app.state.hub = hub
         app.state.settings = settings
-        app.state.throttles = Throttles(settings.limits)
+        app.state.throttles = Throttles(settings.limits, hub.db)
         app.state.chat = chat.ChatRoom()
+        hub.readers["chat"] = chat.may_read
         await hub.startup()
         try:
             yield

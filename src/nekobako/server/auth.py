@@ -1,19 +1,19 @@
 """Accounts: sign up, log in (argon2id hashes, rate-limited), guests, logout, who am I.
 
 Hashing is deliberately slow, so it runs in its own bounded thread pool (`workers.py`). Failed
-logins are counted in memory per (account, client address) and per address; after
-`MAX_FAILURES` within `WINDOW` seconds further attempts are refused with 429 until the window has
-passed. Counting per account *and address* means nobody can lock another person out of their
-account from elsewhere. Sign-ups and guests are counted per address per hour. A restart forgets
-the counts, which only helps a guesser once per restart.
+logins are counted per (account, client address) and per address; after `MAX_FAILURES` within
+`WINDOW` seconds further attempts are refused with 429 until the window has passed. Counting per
+account *and address* means nobody can lock another person out of their account from elsewhere.
+Sign-ups and guests are counted per address per hour. The counts are kept in the database
+(`store.attempts`), so they hold across server processes and restarts.
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import functools
 import time
-from collections import defaultdict, deque
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ..store import accounts
+from ..store import accounts, attempts
 from ..store.accounts import SESSION_DAYS, NameTaken
 from .errors import ApiError
 from .hub import Hub
@@ -32,11 +32,11 @@ from .settings import Limits
 
 MAX_FAILURES = 5
 WINDOW = 60.0
-MAX_KEYS = 10_000  # past this many names and addresses, old entries are dropped
 HOUR = 3600.0
 PASSWORD_LENGTH = (8, 200)
 
 hasher = PasswordHasher()
+Database = Callable[..., Awaitable[Any]]  # runs a store function in a database thread (`Hub.db`)
 
 
 @functools.cache
@@ -51,61 +51,45 @@ class LoginLimiter:
 
     An attempt counts from the moment it starts, and is forgotten only if it succeeds: counting
     failures only once they are known would let a burst of parallel guesses (all checked before
-    the first slow hash is verified) get past the limit."""
+    the first slow hash is verified) get past the limit. Checking and counting is one step: under
+    a lock in this process, and under the keys' locks in PostgreSQL across processes."""
 
-    def __init__(self, limit: int = MAX_FAILURES, window: float = WINDOW, what: str = "failed logins") -> None:
+    def __init__(
+        self, db: Database, name: str, limit: int = MAX_FAILURES, window: float = WINDOW, what: str = "failed logins"
+    ) -> None:
+        self.db = db
+        self.name = name  # keys of different limits never count for each other
         self.limit = limit
         self.window = window
         self.what = what
-        self.failures: dict[str, deque[float]] = defaultdict(deque)
+        self._lock = asyncio.Lock()
 
-    def _recent(self, key: str, stamp: float) -> deque[float]:
-        times = self.failures[key]
-        while times and times[0] <= stamp - self.window:
-            times.popleft()
-        return times
-
-    def check(self, keys: list[str]) -> None:
-        stamp = time.monotonic()
-        for key in keys:
-            times = self._recent(key, stamp)
-            if len(times) >= self.limit:
-                wait = max(1, int(times[0] + self.window - stamp) + 1)
-                raise ApiError(
-                    429,
-                    "rate_limited",
-                    f"too many {self.what}; try again in {wait} seconds",
-                    headers={"Retry-After": str(wait)},
-                )
-
-    def begin(self, keys: list[str]) -> float:
+    async def begin(self, keys: list[str]) -> list[int]:
         """Refuse (429) or count one attempt as failed until `succeeded` says otherwise."""
-        self.check(keys)
-        stamp = time.monotonic()
-        if len(self.failures) > MAX_KEYS:
-            self._forget_old(stamp)
-        for key in keys:
-            self.failures[key].append(stamp)
-        return stamp
+        named = [f"{self.name}/{key}" for key in keys]
+        async with self._lock:
+            wait, ids = await self.db(attempts.begin, named, self.limit, self.window, time.time())
+        if wait:
+            seconds = int(wait) + 1
+            raise ApiError(
+                429,
+                "rate_limited",
+                f"too many {self.what}; try again in {seconds} seconds",
+                headers={"Retry-After": str(seconds)},
+            )
+        return ids
 
-    def succeeded(self, keys: list[str], stamp: float) -> None:
-        for key in keys:
-            with contextlib.suppress(ValueError):
-                self.failures[key].remove(stamp)
-
-    def _forget_old(self, stamp: float) -> None:
-        """Drop keys without a recent attempt, so guessing many names cannot fill the memory."""
-        for key in [k for k, times in self.failures.items() if not times or times[-1] <= stamp - self.window]:
-            del self.failures[key]
+    async def succeeded(self, attempt: list[int]) -> None:
+        await self.db(attempts.forget, attempt)
 
 
 class Throttles:
     """The server's rate limits on accounts, made once per app."""
 
-    def __init__(self, limits: Limits) -> None:
-        self.logins = LoginLimiter()
-        self.guests = LoginLimiter(limits.guests_per_hour, HOUR, "guest accounts from your address")
-        self.signups = LoginLimiter(limits.signups_per_hour, HOUR, "new accounts from your address")
+    def __init__(self, limits: Limits, db: Database) -> None:
+        self.logins = LoginLimiter(db, "login")
+        self.guests = LoginLimiter(db, "guest", limits.guests_per_hour, HOUR, "guest accounts from your address")
+        self.signups = LoginLimiter(db, "signup", limits.signups_per_hour, HOUR, "new accounts from your address")
 
 
 def check_password(value: Any) -> str:
@@ -143,7 +127,7 @@ async def _logged_in(request: Request, user: dict[str, Any], status: int) -> JSO
 async def signup(request: Request) -> JSONResponse:
     body = await json_body(request)
     name, password = clean_name(body.get("name")), check_password(body.get("password"))
-    _throttles(request).signups.begin([f"ip:{client_address(request)}"])
+    await _throttles(request).signups.begin([f"ip:{client_address(request)}"])
     password_hash = await _hub(request).workers.hash(hasher.hash, password)
     try:
         user = await _hub(request).db(accounts.create_user, name, password_hash)
@@ -170,7 +154,7 @@ async def login(request: Request) -> JSONResponse:
     limiter = _throttles(request).logins
     client = client_address(request)
     keys = [f"account:{accounts.account_key(name)}@{client}", f"ip:{client}"]
-    attempt = limiter.begin(keys)
+    attempt = await limiter.begin(keys)
     hub = _hub(request)
     found = await hub.db(accounts.account_for_login, name)
     stored = found[1] if found else await hub.workers.hash(_dummy_hash)
@@ -181,7 +165,7 @@ async def login(request: Request) -> JSONResponse:
         ok = False
     if not ok or found is None:
         raise ApiError(401, "bad_credentials", "wrong name or password")
-    limiter.succeeded(keys, attempt)
+    await limiter.succeeded(attempt)
     user, stored = found
     if hasher.check_needs_rehash(stored):
         await hub.db(accounts.set_password_hash, user["id"], await hub.workers.hash(hasher.hash, password))
@@ -191,7 +175,7 @@ async def login(request: Request) -> JSONResponse:
 async def guest(request: Request) -> JSONResponse:
     body = await json_body(request)
     name = clean_name(body.get("name"))
-    _throttles(request).guests.begin([f"ip:{client_address(request)}"])
+    await _throttles(request).guests.begin([f"ip:{client_address(request)}"])
     try:
         user = await _hub(request).db(accounts.create_user, name, None)
     except NameTaken:

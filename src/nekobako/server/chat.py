@@ -106,10 +106,13 @@ class ChatRoom:
             seq=live.row.seq,
             text=text,
         )
-        for conn in list(live.connections):
-            if channel in readable(live, conn.user):
-                conn.push({"type": "chat", "message": message})
+        hub.broadcast(live, {"type": "chat", "message": message})  # every process: readers["chat"]
         return message
+
+
+def may_read(live: LiveTable, conn: Any, message: dict[str, Any]) -> bool:
+    """A chat message goes to the connections whose user may read its channel (`Hub.readers`)."""
+    return message["message"]["channel"] in readable(live, conn.user)
 
 
 async def history(hub: Hub, live: LiveTable, user: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -123,7 +126,7 @@ def _hub(request: Request) -> Hub:
 async def table_chat(request: Request) -> JSONResponse:
     """GET: the messages the asker may read; POST {text}: write one (as over the WebSocket)."""
     hub = _hub(request)
-    live = await hub.tables.get(path_int(request, "table_id"))
+    live = await hub.tables.get_fresh(path_int(request, "table_id"))
     if request.method == "GET":
         return JSONResponse({"messages": await history(hub, live, await current_user(request))})
     user = await require_user(request)

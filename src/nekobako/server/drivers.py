@@ -14,6 +14,7 @@ import contextlib
 import logging
 import random
 import time
+from typing import Any
 
 from ..engine import Action
 from .clock import timeouts_allowed
@@ -21,12 +22,13 @@ from .errors import Refusal
 from .live import LiveTable
 from .moves import Moves
 from .seat_bots import replacement_level
+from .tables import Stale
 
 log = logging.getLogger("nekobako.server")
 MAX_BACKOFF = 5.0
 
 
-def log_if_failed(task: asyncio.Task[None]) -> None:
+def log_if_failed(task: asyncio.Task[Any]) -> None:
     """Done callback: a driver that dies of a bug says so instead of vanishing."""
     if not task.cancelled() and task.exception() is not None:
         log.error("a table task died", exc_info=task.exception())
@@ -105,6 +107,8 @@ async def watch_clock(moves: Moves, live: LiveTable) -> None:
             continue
         try:
             acted = await _play_overdue(moves, live)
+        except Stale:
+            continue  # another process changed the table meanwhile; look again at the fresh copy
         except Exception as exc:
             if failures == 0:
                 log.warning("table %s: the clock waits for the database (%s)", live.id, exc)

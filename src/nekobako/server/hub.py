@@ -3,7 +3,12 @@ lobby's changes (`rooms.Rooms`), play (`moves.Moves`), and what follows every ch
 connections told, the bots and the clock of a running table woken (`drivers`).
 
 Who imports whom, so nothing goes in a circle: hub → rooms → moves → tables; hub → drivers →
-moves. The hub listens to `Tables.changed`; the parts below it never import the hub.
+moves; hub → conductor → tables. The hub listens to `Tables.changed`; the parts below it never
+import the hub.
+
+With several processes on one database, the hub also hears other processes' changes
+(`signals`) and brings its copies up to date, and drives the bots and clocks only of the tables
+whose lease it holds (`conductor`).
 """
 
 from __future__ import annotations
@@ -12,24 +17,28 @@ import asyncio
 import collections
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import Engine
 
-from ..store import accounts, games
-from .clock import extend_lapsed
+from ..store import accounts, attempts
+from .conductor import Conductor
 from .drivers import drive_bots, log_if_failed, watch_clock
 from .live import LiveTable
 from .moves import Moves
 from .rooms import Rooms
 from .settings import Settings
-from .tables import LIVE, Tables
+from .tables import Tables
 
 log = logging.getLogger("nekobako.server")
 
 LAG_PERIOD = 0.1
 PURGE_PERIOD = 3600.0
+PRESENCE_PERIOD = 10.0  # each process says who is connected through it this often (and that it lives)
+PRESENCE_CHUNK = 100  # tables per signal (a PostgreSQL notification carries at most 8000 bytes)
+Reader = Callable[[LiveTable, Any, dict[str, Any]], bool]  # (table, connection, message) → may it read it?
 
 
 class Hub:
@@ -41,9 +50,14 @@ class Hub:
         self.rooms = Rooms(self.tables, self.moves)
         self.workers = self.tables.workers
         self.tables.listeners.append(self.after_change)
+        self.conductor = Conductor(self.tables, self.after_change, self.stop_drivers)
+        self.rooms.started = self.claim_started
         self.loop_lags: collections.deque[float] = collections.deque(maxlen=600)  # the last minute
         self.lag_task: asyncio.Task[None] | None = None
         self.purge_task: asyncio.Task[None] | None = None
+        self.presence_task: asyncio.Task[None] | None = None
+        self.readers: dict[str, Reader] = {}  # message type → who may read it (default: everyone)
+        self.heard: dict[str, float] = {}  # other processes → when they last said anything
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking store function in a database thread."""
@@ -67,50 +81,77 @@ class Hub:
         running = sum(1 for t in self.tables.values() if t.running)
         return {
             "ok": True,
+            "process": self.tables.origin,
+            "drives": len(self.conductor.held),
+            "commits": {"changes": self.tables.committer.changes, "transactions": self.tables.committer.batches},
             "tables_in_memory": len(self.tables.live),
             "running": running,
             "loop_lag_ms": {"p50": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": at(1.0), "samples": len(lags)},
         }
 
     async def purge_accounts(self) -> None:
-        """Expired sessions and unused old guest accounts go, at startup and then every hour."""
+        """Expired sessions, unused old guest accounts and rate-limit counts older than every
+        window go, at startup and then every hour."""
         while not self.tables.closing:
             try:
                 sessions, guests = await self.db(accounts.purge)
                 if sessions or guests:
                     log.info("purged %s expired sessions and %s unused guest accounts", sessions, guests)
+                await self.db(attempts.purge, time.time() - PURGE_PERIOD - 60)  # older than any window
             except Exception:
                 log.exception("purging sessions and guests failed; trying again in an hour")
             await asyncio.sleep(PURGE_PERIOD)
 
     async def startup(self) -> None:
-        """Rebuild every open and running table from the database and set its bots and clock going."""
+        """Start listening to other processes and claiming the running tables nobody drives (all
+        of them, after a restart of the only process), whose bots and clocks then go on."""
         self.lag_task = asyncio.create_task(self.watch_loop_lag())
         self.purge_task = asyncio.create_task(self.purge_accounts())
-        for table_id in await self.db(games.table_ids, list(LIVE)):
-            try:
-                live = await self.tables.get(table_id)
-            except Exception:
-                log.exception("table %s cannot be rebuilt; it stays stored but is not served", table_id)
-                continue
-            if live.running:
-                deadlines = extend_lapsed(live.row.clock, live.row.deadlines)
-                if deadlines != live.row.deadlines:
-                    async with live.lock:
-                        await self.tables.persist(live, values={"deadlines": deadlines})
-                self.after_change(live)
+        signals = self.tables.signals
+        signals.start(self.on_signal)
+        signals.reconnected = lambda: log.info("listening to other processes again")
+        self.conductor.start()  # its first round claims the tables at once, without holding up the start
+        if signals.enabled:
+            self.presence_task = asyncio.create_task(self.keep_presence())
 
     async def shutdown(self) -> None:
         self.tables.closing = True
         live_tables = self.tables.values()
         tasks = [t for live in live_tables for t in (live.bot_task, live.clock_task) if t is not None]
-        tasks += [t for t in (self.lag_task, self.purge_task) if t is not None]
+        tasks += [t for t in (self.lag_task, self.purge_task, self.presence_task) if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        await self.conductor.shutdown()
+        await self.tables.signals.stop()
         self.workers.close()
+
+    async def claim_started(self, live: LiveTable) -> None:
+        """The process that starts a game drives it (when no other holds it already)."""
+        await self.conductor.claim([live.id])
+
+    def on_signal(self, message: dict[str, Any]) -> None:
+        """Another process changed a table (a copy held here is brought up to date, in a task),
+        said who is connected through it, or sent a message to a table's connections."""
+        self.heard[str(message.get("o"))] = time.monotonic()
+        kind = message.get("k")
+        if kind == "table":
+            live = self.tables.live.get(message.get("t", 0))
+            revision = message.get("r")
+            if live is not None and isinstance(revision, int) and live.row.revision < revision:
+                task = asyncio.create_task(self.tables.refresh(live, revision))
+                task.add_done_callback(log_if_failed)
+        elif kind == "presence":
+            for key, (users, anonymous) in message.get("p", {}).items():
+                live = self.tables.live.get(int(key))
+                if live is not None:
+                    self._set_elsewhere(live, str(message.get("o")), (frozenset(users), anonymous))
+        elif kind == "message":
+            live = self.tables.live.get(message.get("t", 0))
+            if live is not None:
+                self._deliver(live, message["m"])
 
     # -- after every change: tell everyone, wake bots and the clock -----------------------------
     def _announce(self, live: LiveTable) -> None:
@@ -119,7 +160,11 @@ class Hub:
 
     def after_change(self, live: LiveTable) -> None:
         self._announce(live)
-        if self.tables.closing:
+        if self.tables.closing or live.id not in self.conductor.held:
+            return
+        if live.row.status != "running":
+            task = asyncio.create_task(self.conductor.release(live.id))
+            task.add_done_callback(log_if_failed)
             return
         if live.running and (live.bot_task is None or live.bot_task.done()):
             live.bot_task = asyncio.create_task(drive_bots(self.moves, live))
@@ -129,6 +174,13 @@ class Hub:
             live.clock_task.add_done_callback(log_if_failed)
         live.clock_wake.set()
 
+    def stop_drivers(self, live: LiveTable) -> None:
+        """The lease was lost (this process paused too long): its new holder drives the table."""
+        for task in (live.bot_task, live.clock_task):
+            if task is not None:
+                task.cancel()
+        live.bot_task = live.clock_task = None
+
     async def close_session_sockets(self, token: str) -> None:
         """After logout: the session's table sockets close (4401), so a shared computer does not
         keep playing as the person who left."""
@@ -137,5 +189,57 @@ class Hub:
             await conn.close(4401, "logged out")
 
     def presence_changed(self, live: LiveTable) -> None:
+        """Someone connected or left through this process: shown here, and told to the others."""
         live.version += 1
         self._announce(live)
+        self._send({"k": "presence", "p": {str(live.id): _presence(live)}})
+
+    def broadcast(self, live: LiveTable, message: dict[str, Any]) -> None:
+        """`message` (not a state: chat, rematch) to every connection at the table that may read it
+        (`readers`), on this process and on the others."""
+        self._deliver(live, message)
+        self._send({"k": "message", "t": live.id, "m": message})
+
+    def _deliver(self, live: LiveTable, message: dict[str, Any]) -> None:
+        may_read = self.readers.get(message.get("type", ""))
+        for conn in list(live.connections):
+            if may_read is None or may_read(live, conn, message):
+                conn.push(message)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        signals = self.tables.signals
+        if signals.enabled and not self.tables.closing:
+            task = asyncio.create_task(self.workers.db(signals.send, message))
+            task.add_done_callback(log_if_failed)
+
+    def _set_elsewhere(self, live: LiveTable, origin: str, entry: tuple[frozenset[int], int] | None) -> None:
+        before = live.elsewhere.get(origin)
+        if entry is None or entry == (frozenset(), 0):
+            live.elsewhere.pop(origin, None)
+        else:
+            live.elsewhere[origin] = entry
+        if live.elsewhere.get(origin) != before:
+            live.version += 1
+            self._announce(live)
+
+    async def keep_presence(self) -> None:
+        """Every `PRESENCE_PERIOD`: say again who is connected through this process (a process that
+        started meanwhile learns it; saying anything tells the others this process lives), and
+        forget what processes silent for three periods said (they died)."""
+        while not self.tables.closing:
+            await asyncio.sleep(PRESENCE_PERIOD)
+            watched = [t for t in self.tables.values() if t.connections]
+            for start in range(0, max(1, len(watched)), PRESENCE_CHUNK):
+                chunk = watched[start : start + PRESENCE_CHUNK]
+                self._send({"k": "presence", "p": {str(t.id): _presence(t) for t in chunk}})
+            cutoff = time.monotonic() - 3 * PRESENCE_PERIOD
+            for origin in [o for o, at in self.heard.items() if at < cutoff]:
+                del self.heard[origin]
+                for live in self.tables.values():
+                    self._set_elsewhere(live, origin, None)
+
+
+def _presence(live: LiveTable) -> tuple[list[int], int]:
+    """Who is connected to `live` through this process: user ids, and how many anonymous watchers."""
+    users = sorted({c.user["id"] for c in live.connections if c.user is not None})
+    return users, sum(1 for c in live.connections if c.user is None)

@@ -38,6 +38,8 @@ class LiveTable:
     clock_task: asyncio.Task[None] | None = None
     clock_wake: asyncio.Event = field(default_factory=asyncio.Event)  # set on every change
     uncertain: bool = False  # a commit failed without telling whether it was stored: reload first
+    # other server processes → the users and the number of anonymous watchers connected through them
+    elsewhere: dict[str, tuple[frozenset[int], int]] = field(default_factory=dict)
     shared: Shared = field(default_factory=Shared)  # messages built once per version for all viewers
 
     @property
@@ -73,7 +75,12 @@ class LiveTable:
         return [self.seat_name(s) for s in self.row.seats]
 
     def connected_users(self) -> set[int]:
-        return {c.user["id"] for c in self.connections if c.user is not None}
+        """Who watches or plays here now, through this process or (as they last said) another."""
+        here = {c.user["id"] for c in self.connections if c.user is not None}
+        return here.union(*(users for users, _ in self.elsewhere.values()))
+
+    def anonymous_watchers(self) -> int:
+        return sum(1 for c in self.connections if c.user is None) + sum(n for _, n in self.elsewhere.values())
 
     def detail(self, viewer: dict[str, Any] | None) -> dict[str, Any]:
         """The lobby's Table object (docs/protocol.md)."""
@@ -142,14 +149,19 @@ def draw_chance_steps(state: State, tracker: ChoiceTracker, seed: int, seq: int)
 def rebuild(row: TableRow, entries: list[str]) -> tuple[State, ChoiceTracker]:
     """The state after the stored entries (the engine's replay, one entry at a time so the choice
     tracker sees every position)."""
-    game = get_game(row.game)
-    state = game.new_game(row.players, row.options)
+    state = get_game(row.game).new_game(row.players, row.options)
     tracker = ChoiceTracker(row.players)
-    for seq, entry in enumerate(entries, 1):
+    advance(state, tracker, entries, 0)
+    return state, tracker
+
+
+def advance(state: State, tracker: ChoiceTracker, entries: list[str], seq: int) -> None:
+    """Apply stored `entries` (the first one stored at `seq`) to `state` and `tracker` in place."""
+    game = state.game
+    for index, entry in enumerate(entries, seq + 1):
         seat, text = parse_entry(entry)
         state.apply(seat, game.parse_action(text))
-        tracker.update(state, seat, seq)
-    return state, tracker
+        tracker.update(state, seat, index)
 
 
 def new_notice(kind: NoticeKind, seat: int | None, seq: int, data: dict[str, Any]) -> NoticeRow:

@@ -96,7 +96,7 @@ async def create_table(request: Request) -> JSONResponse:
 
 
 async def table_detail(request: Request) -> JSONResponse:
-    live = await _hub(request).tables.get(path_int(request, "table_id"))
+    live = await _hub(request).tables.get_fresh(path_int(request, "table_id"))
     return JSONResponse(live.detail(await current_user(request)))
 
 
@@ -117,7 +117,7 @@ async def reclaim(request: Request) -> JSONResponse:
     """A player a bot replaced (left, or timed out too often) takes their seat back."""
     user = await require_user(request)
     hub = _hub(request)
-    live = await hub.tables.get(path_int(request, "table_id"))
+    live = await hub.tables.get_fresh(path_int(request, "table_id"))
     await hub.moves.reclaim(live, user)
     return JSONResponse(live.detail(user))
 
@@ -142,7 +142,7 @@ async def start(request: Request) -> JSONResponse:
 
 
 async def _finished(request: Request) -> LiveTable:
-    live = await _hub(request).tables.get(path_int(request, "table_id"))
+    live = await _hub(request).tables.get_fresh(path_int(request, "table_id"))
     if live.row.status != "finished" or live.state is None:
         raise ApiError(409, "conflict", "the game is not over yet")
     return live

@@ -19,7 +19,7 @@ from .errors import ApiError, Refusal
 from .live import LiveTable, draw_chance_steps, new_notice
 from .results import rating_settlement
 from .seat_bots import replacement_level
-from .tables import Tables
+from .tables import Stale, Tables, retry_stale
 
 log = logging.getLogger("nekobako.server")
 
@@ -28,6 +28,7 @@ class Moves:
     def __init__(self, tables: Tables):
         self.tables = tables
 
+    @retry_stale(lambda: Refusal("unavailable", "the table is too busy to take your action; try again"))
     async def submit(self, live: LiveTable, seat: int, seq: int, text: str, *, by_clock: bool = False) -> None:
         """Apply `text` for `seat` as the answer to position `seq`, then the chance steps that follow.
         Raises `Refusal` (and changes nothing) when the action is stale, illegal or out of turn.
@@ -83,6 +84,8 @@ class Moves:
                     state=(new_state, new_tracker),
                     extra=extra,
                 )
+            except Stale:
+                raise
             except Exception:
                 log.exception("table %s: storing %r failed; reading the table back", live.id, entries)
                 await tables.after_failed_commit(live, values["seq"])
@@ -102,6 +105,7 @@ class Moves:
         values = {"deadlines": deadlines, "clock": clock}
         await self.tables.persist(live, seat_rows=seats, values=values, new_notices=[notice])
 
+    @retry_stale(lambda: ApiError(503, "busy", "the table is changing too fast; try again"))
     async def reclaim(self, live: LiveTable, user: dict[str, Any]) -> None:
         """A person a bot replaced (they left, or ran out of time too often) takes their seat back;
         their clock starts again with what their bank holds."""

@@ -475,7 +475,8 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
     (
         "get",
         "/api/health",
-        "Tables in memory and the event loop's lag over the last minute (ms)",
+        "The answering process (its name, how many running tables it drives), its tables in memory and "
+        "its event loop's lag over the last minute (ms)",
         None,
         200,
         {
@@ -483,6 +484,12 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
             "required": ["ok", "loop_lag_ms"],
             "properties": {
                 "ok": {"type": "boolean"},
+                "process": {"type": "string"},
+                "drives": {"type": "integer"},
+                "commits": {
+                    "type": "object",
+                    "properties": {"changes": {"type": "integer"}, "transactions": {"type": "integer"}},
+                },
                 "tables_in_memory": {"type": "integer"},
                 "running": {"type": "integer"},
                 "loop_lag_ms": {"type": "object", "properties": {q: {"type": "number"} for q in _QUANTILES}},

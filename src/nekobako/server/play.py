@@ -49,7 +49,7 @@ async def table_socket(ws: WebSocket) -> None:
         return
     user = await current_user(ws)
     await ws.accept()
-    if user is None and sum(1 for c in live.connections if c.user is None) >= hub.limits.anonymous_sockets:
+    if user is None and live.anonymous_watchers() >= hub.limits.anonymous_sockets:
         await ws.close(code=4429, reason="too many anonymous watchers; log in or play as a guest to watch")
         return
     deltas = ws.query_params.get("deltas") == "1"  # the browser client's choice: only what changed

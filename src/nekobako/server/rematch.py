@@ -59,7 +59,7 @@ def rematch_json(live: LiveTable, offer: dict[str, Any] | None) -> dict[str, Any
 
 async def _finished_table(request: Request) -> tuple[Hub, LiveTable]:
     hub: Hub = request.app.state.hub
-    live = await hub.tables.get(path_int(request, "table_id"))
+    live = await hub.tables.get_fresh(path_int(request, "table_id"))
     if live.row.status != "finished":
         raise ApiError(409, "conflict", "a rematch is offered once the game is over / 再戦はゲーム終了後に申し込めます")
     return hub, live
@@ -97,7 +97,7 @@ async def _answer(request: Request, accept: bool) -> JSONResponse:
     )
     started = offer["new_table"]
     if started is not None and accept:
-        new = await hub.tables.get(started)
+        new = await hub.tables.get_fresh(started)
         if new.row.status == "open":  # the last answer created it; start it (a second call finds it running)
             host = {"id": offer["offered_by"]}
             try:
@@ -105,8 +105,7 @@ async def _answer(request: Request, accept: bool) -> JSONResponse:
             except ApiError as exc:  # the host can still start it from its page
                 log.warning("rematch table %s of table %s did not start: %s", started, live.id, exc.message)
     body = rematch_json(live, offer)
-    for conn in list(live.connections):
-        conn.push({"type": "rematch", "rematch": body})
+    hub.broadcast(live, {"type": "rematch", "rematch": body})
     return JSONResponse({"rematch": body})
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -22,9 +23,10 @@ from .errors import ApiError
 from .live import LiveTable, draw_chance_steps, new_notice
 from .moves import Moves
 from .seat_bots import STRONG_LEVELS
-from .tables import LIVE, Tables
+from .tables import LIVE, Tables, retry_stale
 
 PAGE_SIZE = (1, 100)
+retry = retry_stale(lambda: ApiError(503, "busy", "the table is changing too fast; try again"))
 
 
 def available_game(name: Any) -> Any:
@@ -42,6 +44,7 @@ class Rooms:
         self.tables = tables
         self.moves = moves
         self.limits = tables.limits
+        self.started: Callable[[LiveTable], Awaitable[None]] | None = None  # after a game starts
 
     async def list_tables(
         self,
@@ -53,25 +56,21 @@ class Rooms:
         before: int | None = None,
         seats_free: bool = False,
     ) -> tuple[list[dict[str, Any]], int | None]:
-        """One page of tables, newest first, and the cursor of the next page (or None). Open and
-        running tables are in memory; finished and abandoned ones are read from the database."""
-
-        def wanted(t: LiveTable) -> bool:
-            return (
-                t.row.status in statuses
-                and (game is None or t.row.game == game)
-                and (before is None or t.id < before)
-                and (not seats_free or any(s.kind == "empty" for s in t.row.seats))
-            )
-
-        found = [t for t in self.tables.values() if t.row.status in LIVE and wanted(t)]
-        done = [s for s in statuses if s not in LIVE]
-        if done and not seats_free:
-            ids = await self.tables.db(games.table_ids, done, game=game, before=before, limit=limit + 1)
-            for table_id in ids:
-                with contextlib.suppress(ApiError):
-                    found.append(await self.tables.get(table_id))
-        found.sort(key=lambda t: t.id, reverse=True)
+        """One page of tables, newest first, and the cursor of the next page (or None). The ids
+        come from the database (other processes make tables too); the tables from memory, where
+        copies are kept up to date. Only open tables have free seats."""
+        if seats_free:
+            statuses = [s for s in statuses if s == "open"]
+            if not statuses:
+                return [], None
+        ids = await self.tables.db(
+            games.table_ids, statuses, game=game, before=before, limit=limit + 1, seats_free=seats_free
+        )
+        found = []
+        for table_id in ids:
+            with contextlib.suppress(ApiError):
+                found.append(await self.tables.get(table_id))
+        await self.tables.catch_up(found)
         page = found[:limit]
         cursor = page[-1].id if len(found) > limit else None
         return [t.detail(viewer) for t in page], cursor
@@ -90,7 +89,7 @@ class Rooms:
         except NekobakoError as exc:
             raise ApiError(400, "invalid_options", str(exc)) from None
         clock = parse_clock(body.get("clock"))
-        hosted = sum(1 for t in self.tables.values() if t.row.host_id == user["id"] and t.row.status in LIVE)
+        hosted = await self.tables.db(games.hosted, user["id"], LIVE)
         if hosted >= self.limits.open_tables:
             raise ApiError(
                 429,
@@ -109,8 +108,9 @@ class Rooms:
         )
         return await self.tables.get(table_id)
 
+    @retry
     async def join(self, user: dict[str, Any], table_id: int, seat: Any) -> LiveTable:
-        live = await self.tables.get(table_id)
+        live = await self.tables.get_fresh(table_id)
         async with live.lock:
             _require_open(live)
             held = live.seat_of(user["id"])
@@ -123,8 +123,9 @@ class Rooms:
         self.tables.changed(live)
         return live
 
+    @retry
     async def leave(self, user: dict[str, Any], table_id: int) -> LiveTable:
-        live = await self.tables.get(table_id)
+        live = await self.tables.get_fresh(table_id)
         async with live.lock:
             seat = live.seat_of(user["id"])
             if seat is None:
@@ -144,8 +145,9 @@ class Rooms:
         self.tables.changed(live)
         return live
 
+    @retry
     async def add_bots(self, user: dict[str, Any], table_id: int, body: dict[str, Any]) -> LiveTable:
-        live = await self.tables.get(table_id)
+        live = await self.tables.get_fresh(table_id)
         level = body.get("level")
         levels = bot_names(live.row.game)
         if level not in bot_names():
@@ -160,7 +162,7 @@ class Rooms:
             _require_host(live, user)
             _require_open(live)
             if level in STRONG_LEVELS:
-                self._check_strong_bot_quota(live, user)
+                await self._check_strong_bot_quota(live, user)
             seats = [replace(s) for s in live.row.seats]
             if fill:
                 targets = [s.seat for s in seats if s.kind == "empty"]
@@ -174,8 +176,9 @@ class Rooms:
         self.tables.changed(live)
         return live
 
+    @retry
     async def remove_seat(self, user: dict[str, Any], table_id: int, seat: int) -> LiveTable:
-        live = await self.tables.get(table_id)
+        live = await self.tables.get_fresh(table_id)
         async with live.lock:
             _require_host(live, user)
             _require_open(live)
@@ -189,8 +192,9 @@ class Rooms:
         self.tables.changed(live)
         return live
 
+    @retry
     async def start(self, user: dict[str, Any], table_id: int) -> LiveTable:
-        live = await self.tables.get(table_id)
+        live = await self.tables.get_fresh(table_id)
         async with live.lock:
             _require_host(live, user)
             _require_open(live)
@@ -214,18 +218,16 @@ class Rooms:
                 live, values=values, first_seq=0, entries=entries, new_notices=notices, state=(state, tracker)
             )
         self.tables.changed(live)
+        if self.started is not None:
+            await self.started(live)
         return live
 
-    def _check_strong_bot_quota(self, live: LiveTable, user: dict[str, Any]) -> None:
-        """Searching bots cost a process's whole second per move: a few tables per user and per server."""
-        strong = [
-            t
-            for t in self.tables.values()
-            if t is not live
-            and t.row.status in LIVE
-            and any(s.kind == "bot" and s.bot in STRONG_LEVELS and s.replaced is None for s in t.row.seats)
-        ]
-        mine = sum(1 for t in strong if t.row.host_id == user["id"])
+    async def _check_strong_bot_quota(self, live: LiveTable, user: dict[str, Any]) -> None:
+        """Searching bots cost a process's whole second per move: a few tables per user and per
+        server (all processes together: counted in the database)."""
+        strong = await self.tables.db(games.tables_with_bots, STRONG_LEVELS, LIVE)
+        strong.pop(live.id, None)
+        mine = sum(1 for host in strong.values() if host == user["id"])
         if mine >= self.limits.strong_bot_tables:
             limit = self.limits.strong_bot_tables
             raise ApiError(429, "quota", f"you already run {mine} tables with searching bots (at most {limit})")

@@ -3,24 +3,35 @@
 One rule holds throughout: under the table's lock, a change is computed on copies, committed to
 the database in one transaction, and only then swapped into memory and announced (`changed`).
 A table whose last commit is in doubt is read back from the database before its next change.
+
+Several processes may serve one (PostgreSQL) database. The database, not a process's memory,
+orders the changes: each commit names the revision it was computed from, and a commit from a copy
+that fell behind is refused (`StaleCopy`); the copy is read again and the change checked and
+computed again (`retry_stale`). Other processes hear of a commit through `signals` and bring
+their copies up to date (`refresh`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import Callable
-from typing import Any
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import Engine
 
 from ..store import accounts, games
-from ..store.games import NoticeRow, SeatRow
+from ..store.games import NoticeRow, SeatRow, StaleCopy
 from .choices import ChoiceTracker
 from .errors import ApiError, Refusal
 from .faults import Faults
-from .live import LiveTable, rebuild
+from .live import LiveTable, advance, rebuild
 from .settings import Settings
+from .signals import Signals
 from .workers import Workers
 
 log = logging.getLogger("nekobako.server")
@@ -28,7 +39,87 @@ log = logging.getLogger("nekobako.server")
 LIVE = ("open", "running")  # tables always in memory
 MAX_TABLE_ID = 2**31 - 1  # the id column is a 32-bit integer; larger numbers name no table
 
+STALE_RETRIES = 8  # another process changing the same table this many times in a row: give up
 Listener = Callable[[LiveTable], None]
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class Stale(Exception):
+    """The copy in memory was behind the database; it has been read again, so check and compute
+    the change again."""
+
+
+def retry_stale(gave_up: Callable[[], Exception]) -> Callable[[Callable[P, Awaitable[T]]], Callable[P, Awaitable[T]]]:
+    """Run a change again (from its checks on) while it was computed from a copy that fell behind;
+    raise `gave_up()` if another process keeps winning."""
+
+    def wrap(change: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+        @functools.wraps(change)
+        async def attempt(*args: P.args, **kwargs: P.kwargs) -> T:
+            for _ in range(STALE_RETRIES):
+                try:
+                    return await change(*args, **kwargs)
+                except Stale:
+                    continue
+            raise gave_up()
+
+        return attempt
+
+    return wrap
+
+
+def process_name() -> str:
+    """This server process among others (host, pid and a random part: pids are reused)."""
+    return f"{socket.gethostname()[:40]}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class Committer:
+    """Group commit: changes to any tables that wait while a transaction is being committed go
+    into the next one together, so a busy server flushes to disk once for many actions instead
+    of once for each. A change is still told its outcome only after its transaction committed
+    (commit before announce), and a stale change is refused alone (`games.commit_changes`)."""
+
+    MAX_BATCH = 64
+
+    def __init__(self, tables: Tables):
+        self.tables = tables
+        self.waiting: list[tuple[games.Change, asyncio.Future[int]]] = []
+        self.busy = False
+        self.task: asyncio.Task[None] | None = None
+        self.batches = 0  # for the health endpoint: how well commits are grouped
+        self.changes = 0
+
+    async def commit(self, change: games.Change) -> int:
+        """The table's new revision once `change` is committed; raises what kept it out."""
+        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.waiting.append((change, done))
+        if not self.busy:
+            self.busy = True
+            self.task = asyncio.create_task(self._drain())
+        return await done
+
+    async def _drain(self) -> None:
+        try:
+            while self.waiting:
+                batch, self.waiting = self.waiting[: self.MAX_BATCH], self.waiting[self.MAX_BATCH :]
+                try:
+                    results: list[int | Exception] = await self.tables.db(
+                        games.commit_changes, [change for change, _ in batch]
+                    )
+                except Exception as exc:  # nothing of the batch is stored (or it is unknown)
+                    results = [exc] * len(batch)
+                self.batches += 1
+                self.changes += len(batch)
+                for (_, done), result in zip(batch, results, strict=True):
+                    if done.done():
+                        continue
+                    if isinstance(result, Exception):
+                        done.set_exception(result)
+                    else:
+                        done.set_result(result)
+        finally:
+            self.busy = False
 
 
 class Tables:
@@ -46,6 +137,9 @@ class Tables:
         self.finished_order: dict[int, None] = {}  # finished tables in memory, oldest first
         self.listeners: list[Listener] = []
         self._loading = asyncio.Lock()
+        self.origin = process_name()
+        self.signals = Signals(engine, self.origin)
+        self.committer = Committer(self)
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking store function in a database thread."""
@@ -73,6 +167,24 @@ class Tables:
                 self.live[table_id] = live
                 self.keep_or_evict(live)
         return live
+
+    async def get_fresh(self, table_id: int) -> LiveTable:
+        """The table as the database has it now, for a request that reads it or decides on it (a
+        person's requests may reach different processes): a copy that has not heard of another
+        process's last change yet is brought up to date first."""
+        live = await self.get(table_id)
+        await self.catch_up([live])
+        return live
+
+    async def catch_up(self, copies: list[LiveTable]) -> None:
+        """Bring the copies that fell behind the database up to it (one query to find them). Only
+        with several processes: on SQLite this process made every change itself."""
+        if not self.signals.enabled or not copies:
+            return
+        stored = await self.db(games.revisions, [live.id for live in copies])
+        for live in copies:
+            if stored.get(live.id, live.row.revision) > live.row.revision:
+                await self.refresh(live, stored[live.id])
 
     def keep_or_evict(self, live: LiveTable) -> None:
         """Finished and abandoned tables are kept in memory only while someone may look at them:
@@ -104,9 +216,11 @@ class Tables:
             live.row.seq = len(entries)
         return live
 
-    async def reload(self, live: LiveTable) -> None:
-        """Make memory match the database again after a commit whose outcome is unknown (lock
-        held). Raises when the database cannot be read; the table then stays `uncertain`."""
+    async def reload(self, live: LiveTable, *, stale: bool = False) -> None:
+        """Make memory match the database again after a commit whose outcome is unknown, or one
+        refused because another process changed the table first (`stale`, no warning: that is
+        how processes take turns). Lock held. Raises when the database cannot be read; the
+        table then stays `uncertain`."""
         fresh = await self._load(live.id)
         live.row, live.users, live.state, live.tracker, live.entries = (
             fresh.row,
@@ -117,7 +231,45 @@ class Tables:
         )
         live.uncertain = False
         live.version += 1
-        log.warning("table %s reloaded from the database at seq %s", live.id, live.row.seq)
+        log.log(
+            logging.INFO if stale else logging.WARNING,
+            "table %s reloaded from the database at seq %s",
+            live.id,
+            live.row.seq,
+        )
+
+    async def refresh(self, live: LiveTable, revision: int | None = None) -> bool:
+        """Bring a copy up to the database after another process changed the table (to `revision`
+        when known): read the row, seats and notices and apply only the new record entries. Tells
+        the listeners and returns True when something changed."""
+        async with live.lock:
+            if revision is not None and live.row.revision >= revision:
+                return False
+            row = await self.db(games.load_table, live.id)
+            if row is None or row.revision <= live.row.revision:
+                return False
+            state, tracker = live.state, live.tracker
+            if row.status in ("running", "finished"):
+                if state is not None and tracker is not None and row.seq >= live.row.seq:
+                    new = await self.db(games.load_actions, live.id, live.row.seq)
+                    state, tracker = state.clone(), tracker.copy()
+                    advance(state, tracker, new, live.row.seq)
+                    entries = [*live.entries, *new]
+                else:
+                    entries = await self.db(games.load_actions, live.id)
+                    state, tracker = await asyncio.to_thread(rebuild, row, entries)
+                row.seq = len(entries)
+                live.entries = entries
+            missing = [s.user_id for s in row.seats if s.user_id is not None and s.user_id not in live.users]
+            if row.host_id is not None and row.host_id not in live.users:
+                missing.append(row.host_id)
+            if missing:
+                live.users.update(await self.db(accounts.users_by_id, missing))
+            live.row, live.state, live.tracker = row, state, tracker
+            live.version += 1
+        self.keep_or_evict(live)
+        self.changed(live)
+        return True
 
     async def settle_uncertain(self, live: LiveTable) -> None:
         """Before any change to a table whose last commit is in doubt (lock held)."""
@@ -146,18 +298,21 @@ class Tables:
         """Commit one change, then (and only then) show it in memory. Shielded: once the commit
         has started, cancelling the caller cannot leave memory behind the database."""
 
+        change = games.Change(
+            live.id,
+            live.row.revision,
+            values=values,
+            seat_rows=seat_rows,
+            first_seq=first_seq,
+            entries=entries or (),
+            new_notices=new_notices or (),
+            extra=extra,
+            announce=functools.partial(self.signals.announce, table_id=live.id),
+            hooks=self.faults if self.faults.active else None,
+        )
+
         async def work() -> None:
-            await self.db(
-                games.commit_change,
-                live.id,
-                values=values,
-                seat_rows=seat_rows,
-                first_seq=first_seq,
-                entries=entries or (),
-                new_notices=new_notices or (),
-                extra=extra,
-                hooks=self.faults if self.faults.active else None,
-            )
+            live.row.revision = await self.committer.commit(change)
             for key, value in (values or {}).items():
                 setattr(live.row, key, value)
             if seat_rows is not None:
@@ -172,7 +327,11 @@ class Tables:
                 live.users.update(users)
             live.version += 1
 
-        await asyncio.shield(asyncio.ensure_future(work()))
+        try:
+            await asyncio.shield(asyncio.ensure_future(work()))
+        except StaleCopy:
+            await self.reload(live, stale=True)
+            raise Stale() from None
         self.keep_or_evict(live)
 
     async def after_failed_commit(self, live: LiveTable, stored_seq: int) -> None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, overload
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.schema import CreateColumn
 
 from .schema import metadata
 
@@ -28,7 +29,7 @@ def normalize_url(url: str) -> str:
 
 
 def open_database(url: str) -> Engine:
-    """An engine for `url` with the tables created (idempotent)."""
+    """An engine for `url` with the tables created and new columns added (idempotent)."""
     url = normalize_url(url)
     try:
         parsed = make_url(url)
@@ -50,10 +51,25 @@ def open_database(url: str) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
     try:
         metadata.create_all(engine)
+        _add_new_columns(engine)
     except Exception as exc:
         engine.dispose()
         raise DatabaseError(f"cannot open database {parsed.render_as_string(hide_password=True)}: {exc}") from None
     return engine
+
+
+def _add_new_columns(engine: Engine) -> None:
+    """Columns added to an existing table since the database was made (`create_all` only makes
+    missing tables). Schema changes are additive: a new column has a server default."""
+    found = inspect(engine)
+    with engine.begin() as conn:
+        for table in metadata.sorted_tables:
+            have = {c["name"] for c in found.get_columns(table.name)}
+            for column in table.columns:
+                if column.name not in have:
+                    assert column.server_default is not None, f"{table.name}.{column.name} needs a server default"
+                    ddl = CreateColumn(column).compile(dialect=engine.dialect)
+                    conn.execute(text(f"ALTER TABLE {table.name} ADD COLUMN {ddl}"))
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol, get_args
 
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, Engine, delete, func, insert, select, update
 
 from .database import aware, now
 from .schema import actions, notices, seats, tables
@@ -55,6 +55,7 @@ class TableRow:
     host_id: int | None
     seed: int
     seq: int
+    revision: int
     deadlines: dict[str, float]
     created_at: datetime
     started_at: datetime | None
@@ -125,6 +126,7 @@ def load_table(engine: Engine, table_id: int) -> TableRow | None:
         host_id=row.host_id,
         seed=row.seed,
         seq=row.seq,
+        revision=row.revision,
         deadlines={str(k): float(v) for k, v in dict(row.deadlines).items()},
         created_at=aware(row.created_at),
         started_at=aware(row.started_at),
@@ -141,10 +143,14 @@ def table_ids(
     game: str | None = None,
     before: int | None = None,
     limit: int | None = None,
+    seats_free: bool = False,
 ) -> list[int]:
     """Ids of tables with one of `statuses`: all of them oldest first, or with `limit` the newest
-    first (below `before`, of `game`), for the lobby's pages."""
+    first (below `before`, of `game`, with an empty seat), for the lobby's pages."""
     query = select(tables.c.id).where(tables.c.status.in_(list(statuses)))
+    if seats_free:
+        empty = select(seats.c.table_id).where(seats.c.table_id == tables.c.id, seats.c.kind == "empty")
+        query = query.where(empty.exists())
     if game is not None:
         query = query.where(tables.c.game == game)
     if before is not None:
@@ -154,63 +160,157 @@ def table_ids(
         return [r.id for r in conn.execute(query)]
 
 
-def load_actions(engine: Engine, table_id: int) -> list[str]:
+def hosted(engine: Engine, user_id: int, statuses: Iterable[str]) -> int:
+    """How many tables `user_id` hosts with one of `statuses` (a quota, counted by every process)."""
+    query = select(func.count()).where(tables.c.host_id == user_id, tables.c.status.in_(list(statuses)))
     with engine.connect() as conn:
-        rows = conn.execute(select(actions.c.entry).where(actions.c.table_id == table_id).order_by(actions.c.seq))
-        return [r.entry for r in rows]
+        return int(conn.execute(query).scalar_one())
 
 
-def commit_change(
-    engine: Engine,
-    table_id: int,
-    *,
-    values: dict[str, Any] | None = None,
-    seat_rows: Sequence[SeatRow] | None = None,
-    first_seq: int = 0,
-    entries: Sequence[str] = (),
-    new_notices: Sequence[NoticeRow] = (),
-    extra: Callable[[Connection], None] | None = None,
-    hooks: CommitHooks | None = None,
-) -> None:
-    """Apply one change to a table atomically. Actions are inserted at `first_seq`, `first_seq+1`…
-    (the primary key refuses a second writer of the same seq). `extra` runs inside the same
-    transaction (ratings of a finished game); `hooks` inject faults in tests."""
+def tables_with_bots(engine: Engine, levels: Iterable[str], statuses: Iterable[str]) -> dict[int, int | None]:
+    """Tables (id → host) with one of `statuses` where a bot of one of `levels` plays for itself."""
+    query = (
+        select(tables.c.id, tables.c.host_id)
+        .where(tables.c.status.in_(list(statuses)))
+        .where(
+            select(seats.c.table_id)
+            .where(
+                seats.c.table_id == tables.c.id,
+                seats.c.kind == "bot",
+                seats.c.bot.in_(list(levels)),
+                seats.c.replaced.is_(None),
+            )
+            .exists()
+        )
+    )
+    with engine.connect() as conn:
+        return {r.id: r.host_id for r in conn.execute(query)}
+
+
+def revisions(engine: Engine, table_ids: Iterable[int]) -> dict[int, int]:
+    """The stored revision of each table named (to find copies in memory that fell behind)."""
+    with engine.connect() as conn:
+        query = select(tables.c.id, tables.c.revision).where(tables.c.id.in_(list(table_ids)))
+        return {r.id: r.revision for r in conn.execute(query)}
+
+
+def load_actions(engine: Engine, table_id: int, since: int = 0) -> list[str]:
+    """The stored record entries from index `since` on."""
+    query = select(actions.c.entry).where(actions.c.table_id == table_id, actions.c.seq >= since)
+    with engine.connect() as conn:
+        return [r.entry for r in conn.execute(query.order_by(actions.c.seq))]
+
+
+class StaleCopy(Exception):
+    """The table changed in the database since the caller read it (another process changed it)."""
+
+
+@dataclass
+class Change:
+    """One change to one table, committed only if the table is still at `revision`. Actions are
+    inserted at `first_seq`, `first_seq+1`… (the primary key refuses a second writer of the same
+    seq, too). `extra` runs inside the same transaction (ratings of a finished game);
+    `announce(conn, new_revision)` too, so other processes hear of the change exactly when it
+    commits; `hooks` inject faults in tests (they raise before the change is written or after it
+    is committed)."""
+
+    table_id: int
+    revision: int
+    values: dict[str, Any] | None = None
+    seat_rows: Sequence[SeatRow] | None = None
+    first_seq: int = 0
+    entries: Sequence[str] = ()
+    new_notices: Sequence[NoticeRow] = ()
+    extra: Callable[[Connection], None] | None = None
+    announce: Callable[[Connection, int], None] | None = None
+    hooks: CommitHooks | None = None
+
+    @property
+    def plays(self) -> bool:
+        """Does it store played actions (not a game's opening deal)? What the fault hooks ask."""
+        return bool(self.entries) and self.first_seq > 0
+
+
+def commit_change(engine: Engine, table_id: int, *, revision: int, **fields: Any) -> int:
+    """Commit one change (`Change`); returns the table's new revision, or raises `StaleCopy` (and
+    changes nothing) when another writer got there first."""
+    result = commit_changes(engine, [Change(table_id, revision, **fields)])[0]
+    if isinstance(result, Exception):
+        raise result
+    return result
+
+
+def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exception]:
+    """Commit changes to several tables in one transaction (one disk flush for all of them: group
+    commit). Per change: the new revision, or the exception that kept it out — `StaleCopy` or a
+    fault raised before any of its rows was written; the others are committed all the same. Any
+    other error rolls the whole transaction back and is raised (nothing of any change is stored).
+
+    The table row is updated first, so on PostgreSQL a second writer waits for the row and then
+    finds the revision moved on."""
     stamp = now()
-    if hooks is not None:
-        hooks.before_commit(bool(entries) and first_seq > 0)
+    results: list[int | Exception] = []
     with engine.begin() as conn:
-        if entries:
-            conn.execute(
-                insert(actions),
-                [
-                    {"table_id": table_id, "seq": first_seq + i, "entry": entry, "created_at": stamp}
-                    for i, entry in enumerate(entries)
-                ],
-            )
-        if values:
-            conn.execute(update(tables).where(tables.c.id == table_id).values(**values))
-        if seat_rows is not None:
-            conn.execute(delete(seats).where(seats.c.table_id == table_id))
-            conn.execute(insert(seats), [seat_values(table_id, r) for r in seat_rows])
-        if new_notices:
-            conn.execute(
-                insert(notices),
-                [
-                    {
-                        "table_id": table_id,
-                        "kind": n.kind,
-                        "seat": n.seat,
-                        "seq": n.seq,
-                        "data": n.data,
-                        "created_at": n.created_at,
-                    }
-                    for n in new_notices
-                ],
-            )
-        if extra is not None:
-            extra(conn)
-    if hooks is not None:
-        hooks.after_commit(bool(entries) and first_seq > 0)
+        for change in changes:
+            if change.hooks is not None:
+                try:
+                    change.hooks.before_commit(change.plays)
+                except Exception as exc:  # an injected failure, before any row of this change
+                    results.append(exc)
+                    continue
+            try:
+                results.append(_write(conn, change, stamp))
+            except StaleCopy as exc:  # its first statement changed nothing
+                results.append(exc)
+    for index, change in enumerate(changes):
+        if change.hooks is not None and not isinstance(results[index], Exception):
+            try:
+                change.hooks.after_commit(change.plays)
+            except Exception as exc:  # an injected lost acknowledgement: stored, reported as failed
+                results[index] = exc
+    return results
+
+
+def _write(conn: Connection, change: Change, stamp: datetime) -> int:
+    table_id, revision = change.table_id, change.revision
+    moved = conn.execute(
+        update(tables)
+        .where(tables.c.id == table_id, tables.c.revision == revision)
+        .values(revision=revision + 1, **(change.values or {}))
+    )
+    if moved.rowcount != 1:
+        raise StaleCopy(f"table {table_id} is no longer at revision {revision}")
+    if change.entries:
+        conn.execute(
+            insert(actions),
+            [
+                {"table_id": table_id, "seq": change.first_seq + i, "entry": entry, "created_at": stamp}
+                for i, entry in enumerate(change.entries)
+            ],
+        )
+    if change.seat_rows is not None:
+        conn.execute(delete(seats).where(seats.c.table_id == table_id))
+        conn.execute(insert(seats), [seat_values(table_id, r) for r in change.seat_rows])
+    if change.new_notices:
+        conn.execute(
+            insert(notices),
+            [
+                {
+                    "table_id": table_id,
+                    "kind": n.kind,
+                    "seat": n.seat,
+                    "seq": n.seq,
+                    "data": n.data,
+                    "created_at": n.created_at,
+                }
+                for n in change.new_notices
+            ],
+        )
+    if change.extra is not None:
+        change.extra(conn)
+    if change.announce is not None:
+        change.announce(conn, revision + 1)
+    return revision + 1
 
 
 class CommitHooks(Protocol):

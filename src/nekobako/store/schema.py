@@ -56,6 +56,8 @@ tables = Table(
     Column("host_id", Integer, ForeignKey("users.id"), nullable=True),
     Column("seed", BigInteger, nullable=False),
     Column("seq", Integer, nullable=False, default=0),
+    # bumped by every committed change: a process whose copy is older finds out when it commits
+    Column("revision", Integer, nullable=False, default=0, server_default="0"),
     # seat (as text) -> Unix time a decision is due; only for tables with a clock
     Column("deadlines", JSON, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
@@ -152,4 +154,23 @@ rematch_offers = Table(
     Column("declined_by", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=True),
     Column("new_table_id", Integer, ForeignKey("game_tables.id", ondelete="SET NULL"), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+leases = Table(
+    "leases",
+    metadata,
+    # the one server process that drives a running table's bots and clock, until `until` (Unix
+    # time) unless it renews: another process takes the table over once the lease has run out
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("holder", String(80), nullable=False, index=True),
+    Column("until", Float, nullable=False),
+)
+
+attempts = Table(
+    "attempts",
+    metadata,
+    # rate-limited attempts (logins, sign-ups, guests) per key, shared by every server process
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(200), nullable=False, index=True),
+    Column("at", Float, nullable=False),
 )

@@ -1,0 +1,125 @@
+"""Which process drives which running table: the one that holds its lease (`store.leases`).
+
+Every second the conductor renews this process's leases, gives up those of tables that no longer
+run, and claims running tables nobody drives (new ones, or those whose holder died and whose
+lease ran out `LEASE_SECONDS` ago). Bots and the clock of a table move only in its holder, so
+they are driven by one process at a time; should two ever act on one position (a holder paused
+past its lease), the database takes the first commit and refuses the other as stale.
+
+Tables this process keeps in memory are also checked against the database's revisions, so a
+change whose signal was missed shows within a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable
+
+from ..store import leases
+from .clock import extend_lapsed
+from .live import LiveTable
+from .tables import Stale, Tables
+
+log = logging.getLogger("nekobako.server")
+
+PERIOD = 1.0
+LEASE_SECONDS = 3.0  # a dead holder's tables are taken over within this and one PERIOD
+CLAIM_BATCH = 100  # tables claimed per round, so surviving processes share a dead one's tables
+
+
+class Conductor:
+    def __init__(self, tables: Tables, wake: Callable[[LiveTable], None], stop: Callable[[LiveTable], None]):
+        self.tables = tables
+        self.wake = wake  # start the bots and clock of a table now held
+        self.stop = stop  # stop them when the lease was lost
+        self.held: set[int] = set()
+        self.broken: set[int] = set()  # tables that cannot be rebuilt: logged once, left alone
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def holder(self) -> str:
+        return self.tables.origin
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run())
+
+    async def shutdown(self) -> None:
+        """Give up every lease, so another process takes the tables over at once."""
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(BaseException):
+                await self.task
+        with contextlib.suppress(Exception):
+            await self.tables.db(leases.release, self.holder)
+        self.held.clear()
+
+    async def _run(self) -> None:
+        failures = 0
+        while not self.tables.closing:
+            try:
+                await self.round()
+                if failures:
+                    log.warning("leases are renewed again after %s failed rounds", failures)
+                failures = 0
+            except Exception as exc:
+                if failures == 0:
+                    log.warning("renewing and claiming leases failed (%s); trying again", exc)
+                failures += 1
+            await asyncio.sleep(PERIOD)
+
+    async def round(self) -> None:
+        tables = self.tables
+        stamp = time.time()
+        kept = await tables.db(leases.renew, self.holder, stamp, LEASE_SECONDS)
+        for table_id in self.held - kept:
+            log.warning("table %s: another process took over its bots and clock", table_id)
+            live = tables.live.get(table_id)
+            if live is not None:
+                self.stop(live)
+        self.held = kept
+        done = [i for i in self.held if (t := tables.live.get(i)) is not None and t.row.status != "running"]
+        if done:
+            await tables.db(leases.release, self.holder, done)
+            self.held.difference_update(done)
+        await self.catch_up()
+        orphans = [i for i in await tables.db(leases.orphans, stamp, CLAIM_BATCH * 4) if i not in self.broken]
+        random.shuffle(orphans)
+        if orphans:
+            await self.claim(orphans[:CLAIM_BATCH])
+
+    async def claim(self, table_ids: list[int]) -> None:
+        """Claim tables and set their bots and clock going."""
+        won = await self.tables.db(leases.claim, table_ids, self.holder, time.time(), LEASE_SECONDS)
+        for table_id in won:
+            self.held.add(table_id)
+            try:
+                live = await self.tables.get(table_id)
+                await self.tables.refresh(live)
+            except Exception:
+                log.exception("table %s cannot be rebuilt; it stays stored but is not served", table_id)
+                self.broken.add(table_id)
+                continue
+            await self._extend_lapsed_deadlines(live)
+            self.wake(live)
+
+    async def release(self, table_id: int) -> None:
+        """A table this process drove is over: its lease goes at once."""
+        self.held.discard(table_id)
+        await self.tables.db(leases.release, self.holder, [table_id])
+
+    async def _extend_lapsed_deadlines(self, live: LiveTable) -> None:
+        """Time nobody drove the table (the server was down) does not count against a person."""
+        deadlines = extend_lapsed(live.row.clock, live.row.deadlines)
+        if deadlines == live.row.deadlines or not live.running:
+            return
+        with contextlib.suppress(Stale):
+            async with live.lock:
+                await self.tables.persist(live, values={"deadlines": deadlines})
+
+    async def catch_up(self) -> None:
+        """Copies in memory that fell behind the database (a missed signal) are brought up to it."""
+        await self.tables.catch_up(self.tables.values())

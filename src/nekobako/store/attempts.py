@@ -1,0 +1,63 @@
+"""Rate-limited attempts (logins, sign-ups, guest accounts) counted in the database, so the
+limits hold however many server processes share it.
+
+An attempt is stored when it starts and deleted if it succeeds (a failed login stays counted for
+the window). On PostgreSQL the keys are locked for the transaction (`pg_advisory_xact_lock`), so
+two processes checking the same key cannot both slip under the limit; within one process the
+caller serialises (`server.auth.LoginLimiter`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from sqlalchemy import Engine, delete, func, insert, select
+
+from .schema import attempts
+
+
+def _lock_id(key: str) -> int:
+    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
+
+
+def begin(engine: Engine, keys: Sequence[str], limit: int, window: float, now: float) -> tuple[float, list[int]]:
+    """Count one attempt for every key, unless one of them already has `limit` attempts within
+    `window` seconds: then nothing is stored. Returns (seconds to wait, 0 when allowed; the ids
+    of the stored attempts)."""
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            for key in sorted(set(keys)):
+                conn.execute(select(func.pg_advisory_xact_lock(_lock_id(key))))
+        for key in keys:
+            times = (
+                conn.execute(
+                    select(attempts.c.at)
+                    .where(attempts.c.key == key, attempts.c.at > now - window)
+                    .order_by(attempts.c.at)
+                    .limit(limit)
+                )
+                .scalars()
+                .all()
+            )
+            if len(times) >= limit:
+                return max(1.0, times[0] + window - now), []
+        ids = []
+        for key in keys:
+            result = conn.execute(insert(attempts).values(key=key[:200], at=now))
+            assert result.inserted_primary_key is not None
+            ids.append(result.inserted_primary_key[0])
+    return 0.0, ids
+
+
+def forget(engine: Engine, ids: Sequence[int]) -> None:
+    """An attempt that succeeded no longer counts."""
+    if ids:
+        with engine.begin() as conn:
+            conn.execute(delete(attempts).where(attempts.c.id.in_(list(ids))))
+
+
+def purge(engine: Engine, before: float) -> int:
+    """Attempts older than every window: gone (run with the hourly purge)."""
+    with engine.begin() as conn:
+        return conn.execute(delete(attempts).where(attempts.c.at < before)).rowcount

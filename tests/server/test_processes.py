@@ -1,0 +1,210 @@
+"""Several server processes on one PostgreSQL database (issue 14): any process serves any table,
+the database orders the changes, every change reaches every connection on every process, and
+the bots and clock of a table move in one process at a time, taken over when it dies."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from server_harness import Client, ServerProcess, clients, free_port, play_out, running
+from views_check import check_views
+
+from nekobako.store import games, open_database
+from nekobako.store.games import StaleCopy
+
+pytestmark = pytest.mark.postgres
+
+
+@contextlib.contextmanager
+def processes(database_url: str, tmp_path: Path, count: int, *args: str) -> Iterator[list[ServerProcess]]:
+    """`count` server processes on one database (started with time to spare: a loaded machine
+    starts two Python processes slowly)."""
+    started: list[ServerProcess] = []
+    try:
+        for index in range(count):
+            server = ServerProcess(database_url, tmp_path / f"process-{index}.log", args)
+            server.start(timeout=90)
+            started.append(server)
+        yield started
+    finally:
+        for server in started:
+            server.stop()
+
+
+def client_on(server: ServerProcess, other: Client) -> Client:
+    """The same person (the same session cookie) talking to another process."""
+    client = Client(server)
+    client.http.cookies.update(other.http.cookies)
+    client.user = other.user
+    return client
+
+
+def test_two_players_on_two_processes_play_to_the_end_and_see_the_same_states(postgres_url, tmp_path) -> None:
+    rng = random.Random(14)
+    with (
+        processes(postgres_url, tmp_path, 2) as (first, second),
+        clients(first, 2) as (alice, watcher_a),
+        clients(second, 2) as (bob, watcher_b),
+    ):
+        alice.guest("alice")
+        bob.guest("bob")
+        table = alice.create("catbox", 3)
+        table_id = table["id"]
+        bob.ok(bob.post(f"/api/tables/{table_id}/join"))  # process 2 changes a table process 1 made
+        alice.ok(alice.post(f"/api/tables/{table_id}/bots", {"level": "greedy", "fill": True}))
+        seen_by_bob = bob.table(table_id)
+        assert [s["kind"] for s in seen_by_bob["seats"]] == ["human", "human", "bot"]
+        alice.ok(alice.post(f"/api/tables/{table_id}/start"))
+        socks = [alice.socket(table_id), bob.socket(table_id)]
+        watchers = [watcher_a.socket(table_id), watcher_b.socket(table_id)]
+        for sock in socks + watchers:
+            sock.wait_state(lambda m: m["view"] is not None)
+        # who is connected, and chat, reach the other process too
+        socks[0].wait_state(lambda m: [s["connected"] for s in m["table"]["seats"]] == [True, True, True])
+        bob.ok(bob.post(f"/api/tables/{table_id}/chat", {"text": "hello from process 2"}), 201)
+        heard = socks[0].wait_for(lambda m: m["type"] == "chat")
+        assert heard["message"]["text"] == "hello from process 2"
+        # simultaneous discards from two processes: the database orders them
+        play_out(socks, rng, timeout=120)
+        for sock in socks + watchers:
+            sock.wait_state(lambda m: m["view"]["over"])
+        record = alice.ok(alice.get(f"/api/tables/{table_id}/record"))
+        assert record == bob.ok(bob.get(f"/api/tables/{table_id}/record"))
+        # every view on either process is the engine's view of a prefix of the one record
+        assert check_views(record, socks + watchers) > 50
+        spectator = [{m["seq"]: m["view"] for m in w.states if m["view"]} for w in watchers]
+        common = set(spectator[0]) & set(spectator[1])
+        assert len(common) > 5 and all(spectator[0][s] == spectator[1][s] for s in common)
+        assert watchers[0].last["view"] == watchers[1].last["view"]
+        for sock in socks + watchers:
+            sock.close()
+
+
+def test_killing_the_process_that_drives_a_table_hands_it_to_another(postgres_url, tmp_path) -> None:
+    """kill -9 of the process that drives the bots and the clock, mid-game: the other process takes
+    the lease over within seconds, its clock hands the silent person's seat to a bot, and the bots
+    finish the game; every action anyone saw accepted is in the record."""
+    slow_bots = ("--bot-delay", "0.2")
+    with (
+        processes(postgres_url, tmp_path, 2, *slow_bots) as (driver, other),
+        clients(driver, 1) as (alice,),
+        clients(other, 1) as (bob,),
+    ):
+        alice.guest("alice")
+        bob.guest("bob")
+        table_id = alice.create("catbox", 3, clock={"kind": "realtime", "seconds": 5})["id"]
+        bob.ok(bob.post(f"/api/tables/{table_id}/join"))
+        alice.ok(alice.post(f"/api/tables/{table_id}/bots", {"level": "greedy", "fill": True}))
+        alice.ok(alice.post(f"/api/tables/{table_id}/start"))  # the starting process drives it
+        alice.ok(alice.post(f"/api/tables/{table_id}/leave"))  # a bot plays for alice from now on
+        assert alice.ok(alice.get("/api/health"))["drives"] == 1
+        sock = bob.socket(table_id)
+        sock.wait_state(lambda m: m["view"] is not None)
+        play_out([sock], random.Random(3), stop_at=20, timeout=90)
+        sock.drain(0.3)
+        before = sock.last
+        assert before is not None and not before["view"]["over"]
+
+        driver.kill()
+        killed = time.monotonic()
+        # bob now stays silent: only the other process's clock and bots can move the table
+        moved = sock.wait_state(lambda m: m["seq"] > before["seq"] or m["view"]["over"], timeout=30)
+        assert time.monotonic() - killed < 15, "the table was not taken over within seconds"
+        assert moved is not None
+        final = sock.wait_state(lambda m: m["view"]["over"], timeout=180)
+        assert final["table"]["seats"][1]["replaced"] == "timeout"
+        record = bob.ok(bob.get(f"/api/tables/{table_id}/record"))
+        assert len(record["actions"]) == final["seq"] >= before["seq"]
+        assert check_views(record, [sock]) > 10
+        assert bob.ok(bob.get("/api/health"))["drives"] == 0  # finished: the lease was given up
+        sock.close()
+
+
+def test_a_change_from_a_stale_copy_is_refused_and_changes_nothing(tmp_path) -> None:
+    engine = open_database(f"sqlite:///{tmp_path / 'stale.db'}")
+    try:
+        from nekobako.store import accounts
+
+        host = accounts.create_user(engine, "host", None)
+        table_id = games.create_table(
+            engine, game="shutbox", players=1, options={}, clock={"kind": "none"}, host_id=host["id"], seed=1
+        )
+        revision = games.load_table(engine, table_id).revision
+        assert games.commit_change(engine, table_id, revision=revision, values={"seq": 0}) == revision + 1
+        with pytest.raises(StaleCopy):  # a second writer that read the same revision
+            games.commit_change(engine, table_id, revision=revision, values={"status": "abandoned"})
+        row = games.load_table(engine, table_id)
+        assert row.status == "open" and row.revision == revision + 1
+    finally:
+        engine.dispose()
+
+
+def test_several_processes_on_one_port(postgres_url, tmp_path) -> None:
+    """`--workers 2`: two processes behind one port, one game played through both."""
+    server = ServerProcess(postgres_url, tmp_path / "workers.log", ("--workers", "2"))
+    server.start(timeout=90)  # two processes start (and import everything) at once
+    try:
+        with clients(server, 2) as (alice, bob):
+            processes = set()
+            deadline = time.monotonic() + 20
+            while len(processes) < 2 and time.monotonic() < deadline:
+                with httpx.Client(base_url=server.base) as fresh:  # a new connection may reach the other process
+                    processes.add(fresh.get("/api/health").json()["process"])
+            assert len(processes) == 2
+            rng = random.Random(2)
+            alice.guest("alice")
+            bob.guest("bob")
+            table_id = alice.create("shutbox", 2)["id"]
+            bob.ok(bob.post(f"/api/tables/{table_id}/join"))
+            alice.ok(alice.post(f"/api/tables/{table_id}/start"))
+            socks = [alice.socket(table_id), bob.socket(table_id)]
+            play_out(socks, rng, timeout=90)
+            record = alice.ok(alice.get(f"/api/tables/{table_id}/record"))
+            assert check_views(record, socks) > 2
+            for sock in socks:
+                sock.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("how", ["workers", "second process"])
+def test_sqlite_is_served_by_one_process(how, tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'one.db'}"
+    command = [sys.executable, "-m", "nekobako.server", "--port", str(free_port()), "--database-url", url]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+    if how == "workers":
+        out = subprocess.run([*command, "--workers", "2"], capture_output=True, text=True, timeout=60, env=env)
+    else:
+        with running(url, tmp_path):
+            out = subprocess.run(command, capture_output=True, text=True, timeout=60, env=env)
+    assert out.returncode == 2
+    assert "several server processes need PostgreSQL" in out.stderr
+
+
+def test_rate_limits_and_quotas_hold_across_processes(postgres_url, tmp_path) -> None:
+    limits = ("--limit", "guests_per_hour=3", "--limit", "open_tables=2")
+    with (
+        processes(postgres_url, tmp_path, 2, *limits) as (first, second),
+        clients(first, 2) as (a, b),
+        clients(second, 2) as (c, d),
+    ):
+        a.guest("a")
+        c.guest("c")
+        b.guest("b")
+        refused = d.post("/api/auth/guest", {"name": "d"})  # the fourth from one address, on another process
+        assert refused.status_code == 429 and refused.json()["code"] == "rate_limited"
+        a.create("shutbox", 2)
+        elsewhere = client_on(second, a)
+        elsewhere.create("shutbox", 2)
+        third = elsewhere.post("/api/tables", {"game": "shutbox", "seats": 2, "options": {}})
+        assert third.status_code == 429 and third.json()["code"] == "quota"
+        assert a.post("/api/tables", {"game": "shutbox", "seats": 2, "options": {}}).status_code == 429
