@@ -91,7 +91,8 @@ async def bot_table(base: str, index: int, http: httpx.AsyncClient) -> None:
 async def play(ws_base: str, table_id: int, cookie: str, until: float, rng: random.Random, out: list[float]) -> None:
     """The scripted person: think, act, time the answer; a new table is not started when a game ends."""
     headers = {"Cookie": f"nekobako_session={cookie}"}
-    async with connect(f"{ws_base}/ws/tables/{table_id}", additional_headers=headers, max_size=2**22) as ws:
+    address = f"{ws_base}/ws/tables/{table_id}"
+    async with connect(address, additional_headers=headers, max_size=2**22, open_timeout=120) as ws:
         state: dict = {}
         sent: tuple[int, float] | None = None
         while time.monotonic() < until:
