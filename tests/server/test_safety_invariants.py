@@ -111,7 +111,7 @@ def test_a_move_adds_the_increment_to_the_bank(sqlite_server) -> None:
         socks[int(mover)].send({"type": "action", "seq": start["seq"], "action": "roll"})
         rolled = socks[int(mover)].wait_state(lambda m: m["seq"] > start["seq"] and m["clock"]["deadlines"])
         due = rolled["clock"]["deadlines"][mover]
-        assert first + 9 < due <= first + 10  # what was left, plus 10 s
+        assert first + 9 < due <= first + 10.01  # what was left, plus 10 s (banks kept to the millisecond)
         assert due - rolled["clock"]["now"] == pytest.approx(rolled["clock"]["banks"][mover], abs=1)
         for sock in socks:
             sock.close()

@@ -6,8 +6,9 @@ Rules, all here:
   else who is logged in writes in `spectators`. Anonymous watchers read but do not write.
 * Everyone reads `players`. `spectators` is read by spectators only while the game is not over
   (players are not coached from the gallery); after the end, and in the replay, everyone reads both.
-* A message is 1 to `MAX_CHARS` characters of text after trimming; control characters become
-  spaces; a person writes at most `RATE[0]` messages per `RATE[1]` seconds at one table.
+* A message is at most `MAX_CHARS` characters with at least one that shows; control characters
+  become spaces, runs of white space one space, the ends are trimmed; a person writes at most
+  `RATE[0]` messages per `RATE[1]` seconds at one table.
   The client shows the text as text (never as HTML).
 
 A message is sent to this process's sockets (`{"type": "chat"}`); with several processes, the
@@ -17,6 +18,7 @@ table's notification channel carries it to the others.
 from __future__ import annotations
 
 import collections
+import re
 import time
 import unicodedata
 from typing import TYPE_CHECKING, Any
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
     from .live import LiveTable
 
 MAX_CHARS = 500
+TEXT_PATTERN = r"[^\s\x00-\x1f\x7f-\x9f]"  # a character that shows: not white space, not a control
 RATE = (5, 10.0)  # messages, seconds
 
 
@@ -52,20 +55,20 @@ def readable(live: LiveTable, user: dict[str, Any] | None) -> tuple[Channel, ...
 
 
 def clean_text(raw: Any) -> str:
-    """The message as stored, or `Refusal` saying what is wrong with it."""
+    """The message as stored, or `Refusal` saying what is wrong with it. `TEXT_PATTERN` (the
+    OpenAPI document's) states the same rule: at most `MAX_CHARS` characters as sent, at least
+    one that is neither white space nor a control character."""
     if not isinstance(raw, str):
         raise Refusal("chat_invalid", "'text' must be the message as text / メッセージは文字列で送ってください")
-    text = "".join(" " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in raw)
-    text = " ".join(text.split())
-    if not text:
-        raise Refusal("chat_invalid", "the message is empty / メッセージが空です")
-    if len(text) > MAX_CHARS:
+    if len(raw) > MAX_CHARS:
         raise Refusal(
             "chat_invalid",
-            f"a message has at most {MAX_CHARS} characters, not {len(text)} / "
-            f"メッセージは{MAX_CHARS}文字までです（{len(text)}文字）",
+            f"a message has at most {MAX_CHARS} characters, not {len(raw)} / "
+            f"メッセージは{MAX_CHARS}文字までです（{len(raw)}文字）",
         )
-    return text
+    if not re.search(TEXT_PATTERN, raw):
+        raise Refusal("chat_invalid", "the message is empty / メッセージが空です")
+    return " ".join("".join(" " if unicodedata.category(c) == "Cc" else c for c in raw).split())
 
 
 class ChatRoom:

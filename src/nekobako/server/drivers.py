@@ -140,12 +140,17 @@ async def _play_overdue(moves: Moves, live: LiveTable) -> bool:
                 await moves.replace_by_bot(live, seat, "timeout")
         moves.tables.changed(live)
         return True
-    level = replacement_level(live.row.game)
-    action = await _bot_action(moves, live, seat, level, random.Random(f"{live.row.seed}:clock:{seat}:{seq}"))
-    try:
-        await moves.submit(live, seat, seq, str(action), by_clock=True)
-    except Refusal as refusal:
-        if refusal.code in ("stale", "not_your_turn", "not_running") or live.row.seq != seq:
-            return True  # the person (or the game) moved meanwhile: look again
-        raise
+    rng = random.Random(f"{live.row.seed}:clock:{seat}:{seq}")
+    for level in (replacement_level(live.row.game), "random"):  # a bot the engine refuses: at random
+        action = await _bot_action(moves, live, seat, level, rng)
+        try:
+            await moves.submit(live, seat, seq, str(action), by_clock=True)
+        except Refusal as refusal:
+            if refusal.code in ("stale", "not_your_turn", "not_running") or live.row.seq != seq:
+                return True  # the person (or the game) moved meanwhile: look again
+            if refusal.code != "illegal":
+                raise
+            log.error("clock's bot move %r refused at table %s: %s", str(action), live.id, refusal.reason)
+            continue
+        return True
     return True

@@ -12,6 +12,8 @@ from starlette.routing import Route
 
 from ..bots import bot_names
 from ..engine import InvalidOptions, game_names, get_game
+from .chat import MAX_CHARS as CHAT_MAX
+from .chat import TEXT_PATTERN as CHAT_PATTERN
 from .names import NAME_LENGTH, NAME_PATTERN
 
 
@@ -316,6 +318,8 @@ _PLAYER_PAGE = {
     },
 }
 
+# the server's rule exactly (server/chat.py clean_text)
+_CHAT_TEXT = {"type": "string", "maxLength": CHAT_MAX, "pattern": CHAT_PATTERN}
 _CHAT_MESSAGE = {
     "type": "object",
     "required": ["id", "channel", "user", "seat", "seq", "text", "at"],
@@ -512,7 +516,7 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
         {
             "type": "object",
             "required": ["text"],
-            "properties": {"text": {"type": "string", "minLength": 1, "maxLength": 500}},
+            "properties": {"text": _CHAT_TEXT},
         },
         201,
         _ref("ChatMessage"),
