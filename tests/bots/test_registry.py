@@ -28,7 +28,7 @@ def test_bad_parameters_are_refused() -> None:
         make_bot("ismcts", game="shutbox", iterations=0)
     with pytest.raises(InvalidOptions, match="takes no parameters"):
         make_bot("random", game="shutbox", iterations=5)
-    with pytest.raises(UnknownGame, match="unknown game"):
+    with pytest.raises(UnknownGame, match="no game 'chess'"):
         bot_names("chess")
 
 

@@ -41,4 +41,4 @@ def test_replay_command_names_a_refused_entry(tmp_path):
     path.write_text(json.dumps(bad), encoding="utf-8")
     result = CliRunner().invoke(app, ["replay", str(path)])
     assert result.exit_code == 1
-    assert "action 4" in result.output and "red" in result.output
+    assert "Action 4" in result.output and "red" in result.output

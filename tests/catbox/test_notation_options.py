@@ -9,6 +9,7 @@ import pytest
 from nekobako.engine import InvalidOptions, MalformedAction, get_game, random_playout
 from nekobako.games.catbox import GAME
 from nekobako.games.catbox.actions import DISCARDS, PLAYS, PREDICTS, Deal, Start
+from worded import assert_worded
 
 
 def test_registry_finds_the_game():
@@ -36,40 +37,40 @@ def test_deal_notation_is_canonical_sorted():
 
 
 @pytest.mark.parametrize(
-    ("text", "why"),
+    ("text", "key"),
     [
-        ("", "empty action"),
-        ("   ", "empty action"),
-        ("play", "write a play as 'play NUMBER COLOUR'"),
-        ("play 7", "write a play as 'play NUMBER COLOUR'"),
-        ("play 7 purple", "unknown colour 'purple'"),
-        ("play 10 red", "a card must be a number from 1 to 9,"),
-        ("play 0 red", "a card must be a number from 1 to 9,"),
-        ("play seven red", "a card must be a number from 1 to 9,"),
-        ("play 7 red now", "write a play as 'play NUMBER COLOUR'"),
-        ("discard", "write 'discard NUMBER'"),
-        ("discard 1 2", "write 'discard NUMBER'"),
-        ("predict 0", "a prediction must be a number from 1 to 9,"),
-        ("predict -1", "a prediction must be a number from 1 to 9,"),
-        ("start 9", "the start seat must be a number from 0 to 4,"),
-        ("jump 3", "unknown action 'jump'"),
-        ("deal 1 2 | reveal 1 2 3 | 4 5", "in a deal, the hands come before 'reveal' and 'hidden'"),
-        ("deal 1 2 | reveal 1 2 3", "a 2-player deal ends with '| reveal a b c | hidden d e'"),
-        ("deal 1 x 2", "a card must be a number from 1 to 9,"),
-        ("x" * 300, "action text too long"),
+        ("", "engine.notation.empty"),
+        ("   ", "engine.notation.empty"),
+        ("play", "catbox.notation.play"),
+        ("play 7", "catbox.notation.play"),
+        ("play 7 purple", "catbox.notation.colour"),
+        ("play 10 red", "catbox.notation.card"),
+        ("play 0 red", "catbox.notation.card"),
+        ("play seven red", "catbox.notation.card"),
+        ("play 7 red now", "catbox.notation.play"),
+        ("discard", "catbox.notation.verb_number"),
+        ("discard 1 2", "catbox.notation.verb_number"),
+        ("predict 0", "catbox.notation.prediction"),
+        ("predict -1", "catbox.notation.prediction"),
+        ("start 9", "catbox.notation.seat"),
+        ("jump 3", "catbox.notation.unknown"),
+        ("deal 1 2 | reveal 1 2 3 | 4 5", "catbox.notation.deal_order"),
+        ("deal 1 2 | reveal 1 2 3", "catbox.refusal.deal_centre"),
+        ("deal 1 x 2", "catbox.notation.card"),
+        ("x" * 300, "engine.notation.too_long"),
         (
             "play ² red",
-            "a card must be a number from 1 to 9,",
+            "catbox.notation.card",
         ),  # `str.isdigit` takes "²"; `int` raised a bare ValueError on it
-        ("discard ²", "a card must be a number from 1 to 9,"),
-        ("start ²", "the start seat must be a number from 0 to 4,"),
-        ("play ٣ red", "a card must be a number from 1 to 9,"),  # read as 3 before: not canonical notation
+        ("discard ²", "catbox.notation.card"),
+        ("start ²", "catbox.notation.seat"),
+        ("play ٣ red", "catbox.notation.card"),  # read as 3 before: not canonical notation
     ],
 )
-def test_malformed_text_is_refused_with_a_reason(text: str, why: str):
+def test_malformed_text_is_refused_with_a_reason(text: str, key: str):
     with pytest.raises(MalformedAction) as err:
         GAME.parse_action(text)
-    assert why in str(err.value)  # the reason, not just any text
+    assert_worded(err.value, key)  # the reason, in both languages, not just any text
 
 
 def test_non_text_and_foreign_actions_are_refused():
@@ -88,13 +89,15 @@ def test_side_default_depends_on_player_count(players: int, side: str):
 def test_purple_at_two_players_is_refused_saying_why():
     with pytest.raises(InvalidOptions) as err:
         GAME.new_game(2, {"side": "purple"})
-    assert "2 players" in str(err.value) and "white" in str(err.value) and "2人" in str(err.value)
+    assert "2 players" in str(err.value) and "white" in str(err.value) and "2人" in err.value.text("ja")
+    assert_worded(err.value, "catbox.options.purple_at_2")
 
 
 def test_white_at_five_players_is_refused_saying_why():
     with pytest.raises(InvalidOptions) as err:
         GAME.new_game(5, {"side": "white"})
-    assert "5 players" in str(err.value) and "purple" in str(err.value) and "5人" in str(err.value)
+    assert "5 players" in str(err.value) and "purple" in str(err.value) and "5人" in err.value.text("ja")
+    assert_worded(err.value, "catbox.options.white_at_5")
 
 
 @pytest.mark.parametrize("players", [3, 4])
@@ -106,7 +109,7 @@ def test_both_sides_allowed_at_three_and_four(players: int):
 def test_bad_option_values_and_player_counts_are_refused():
     with pytest.raises(InvalidOptions, match="white, purple"):
         GAME.new_game(3, {"side": "green"})
-    with pytest.raises(InvalidOptions, match="unknown option"):
+    with pytest.raises(InvalidOptions, match="no option 'board'"):
         GAME.new_game(3, {"board": "white"})
     for players in (1, 6):
         with pytest.raises(InvalidOptions, match="2–5 players"):

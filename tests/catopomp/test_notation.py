@@ -6,6 +6,7 @@ import pytest
 
 from nekobako.engine import InvalidOptions, MalformedAction
 from nekobako.games.catopomp import GAME
+from worded import assert_worded
 
 CANONICAL = [
     "start 1",
@@ -71,44 +72,44 @@ def test_other_spellings_parse_to_the_canonical_action(text: str, canonical: str
 
 
 @pytest.mark.parametrize(
-    ("text", "why"),
+    ("text", "key"),
     [
-        ("", "empty action"),
-        ("   ", "empty action"),
-        ("play", "a play needs at least one card"),
-        ("play 0", "there is no card 0"),
-        ("play 21", "'21' is not a card"),
-        ("play x", "'x' is not a card"),
-        ("play 3 +d7", "'+d7': a dice boost is written +d5, +d2+3, +s4 or +s4+d2, once per play"),
-        ("play 3 +d1+2+3", "'+d1+2+3': a dice boost is written +d5, +d2+3, +s4 or +s4+d2, once per play"),
-        ("play 3 +s1+d2+3", "a dice boost uses one or two dice"),
-        ("play 3 +d1 +d2", "'+d2': a dice boost is written +d5, +d2+3, +s4 or +s4+d2, once per play"),
-        ("play 3 +", "'+': a dice boost is written +d5, +d2+3, +s4 or +s4+d2, once per play"),
-        ("play M=4", "M=4: Mitch may count only as the dice card's number"),
-        ("play 4 M=5 +d4", "M=5: Mitch may count only as the dice card's number"),
-        ("play 1 C swap", "write one 'swap N' with your hell card N"),
-        ("play 1 C swap M=", "'M=' is not a card"),
-        ("play 1 C swap X", "'X' is not a card"),
-        ("play 4 C +d4 swap M=5", "M=5: Mitch may count only as the dice card's number"),
-        ("play 1 C swap 2 swap 3", "write one 'swap N' with your hell card N"),
-        ("bury", "write bury followed by one card"),
-        ("bury 0", "there is no card 0"),
-        ("bury 3 4", "write bury followed by one card"),
-        ("give", "write give followed by one card"),
-        ("spare 7", "'7' is not a die face"),
-        ("spare", "write 'spare F' with the face F"),
-        ("start x", "write 'start N' with the seat number N of the first start player"),
-        ("dice 0", "'0' is not a die face"),
-        ("pass 3", "cannot read 'pass 3'"),
-        ("keep 1", "cannot read 'keep 1'"),
-        ("hello", "cannot read 'hello'"),
-        ("deal 1 2 | 3 X", "'X' is not a card"),
+        ("", "engine.notation.empty"),
+        ("   ", "engine.notation.empty"),
+        ("play", "catopomp.notation.no_cards"),
+        ("play 0", "catopomp.notation.card_0"),
+        ("play 21", "catopomp.notation.card"),
+        ("play x", "catopomp.notation.card"),
+        ("play 3 +d7", "catopomp.notation.boost"),
+        ("play 3 +d1+2+3", "catopomp.notation.boost"),
+        ("play 3 +s1+d2+3", "catopomp.notation.boost_dice"),
+        ("play 3 +d1 +d2", "catopomp.notation.boost"),
+        ("play 3 +", "catopomp.notation.boost"),
+        ("play M=4", "catopomp.notation.mitch_value"),
+        ("play 4 M=5 +d4", "catopomp.notation.mitch_value"),
+        ("play 1 C swap", "catopomp.notation.swap"),
+        ("play 1 C swap M=", "catopomp.notation.card"),
+        ("play 1 C swap X", "catopomp.notation.card"),
+        ("play 4 C +d4 swap M=5", "catopomp.notation.mitch_value"),
+        ("play 1 C swap 2 swap 3", "catopomp.notation.swap"),
+        ("bury", "catopomp.notation.one_card"),
+        ("bury 0", "catopomp.notation.card_0"),
+        ("bury 3 4", "catopomp.notation.one_card"),
+        ("give", "catopomp.notation.one_card"),
+        ("spare 7", "catopomp.notation.face"),
+        ("spare", "catopomp.notation.spare"),
+        ("start x", "catopomp.notation.start"),
+        ("dice 0", "catopomp.notation.face"),
+        ("pass 3", "catopomp.notation.unknown"),
+        ("keep 1", "catopomp.notation.unknown"),
+        ("hello", "catopomp.notation.unknown"),
+        ("deal 1 2 | 3 X", "catopomp.notation.card"),
     ],
 )
-def test_malformed_text_is_refused_with_a_reason(text: str, why: str) -> None:
+def test_malformed_text_is_refused_with_a_reason(text: str, key: str) -> None:
     with pytest.raises(MalformedAction) as info:
         GAME.parse_action(text)
-    assert why in str(info.value)  # the reason, not just any text
+    assert_worded(info.value, key)  # the reason, in both languages, not just any text
 
 
 def test_non_text_is_refused() -> None:
@@ -131,7 +132,7 @@ def test_play_combination_of_notation() -> None:
     mitch = GAME.parse_action("play 4 4 M=4 +d1+3")
     assert (mitch.combo, mitch.size, mitch.rank, mitch.dice_value) == ("set", 4, 4, 4)
     assert GAME.parse_action("play 1 2 M").values == (0, 1, 2)
-    assert GAME.parse_action("play 3 4 5 +d5").problem == "3-4-5-5 is neither a run nor a set"
+    assert str(GAME.parse_action("play 3 4 5 +d5").problem) == "3-4-5-5 is neither a run nor a set."
 
 
 def test_strength_order() -> None:
@@ -180,7 +181,7 @@ def test_options_are_parsed_from_text_and_json() -> None:
         ({"gems": 6}, 2, "gems"),
         ({"casual": "maybe"}, 2, "casual"),
         ({"extra_cards": "joker"}, 2, "extra_cards"),
-        ({"hell_power": True}, 2, "unknown option"),
+        ({"hell_power": True}, 2, "no option 'hell_power'"),
         ({"deck": "1-12"}, 2, "deck"),
         ({"deck": [[0, 4], [1, 4]]}, 2, "1 to 20"),
         ({"deck": [[1, 9], [2, 4]]}, 2, "copies"),
@@ -195,6 +196,7 @@ def test_invalid_options_are_explained(options: dict, players: int, words: str) 
     with pytest.raises(InvalidOptions) as info:
         GAME.options(options, players)
     assert words in str(info.value)
+    assert_worded(info.value, info.value.code)
 
 
 def test_player_counts() -> None:

@@ -53,9 +53,9 @@ def test_values_are_coerced_to_their_type(raw, expected):
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
-        ({"size": 11}, "option 'size' cannot be 11; choose one of: 9, 10, 12"),
-        ({"fast": "maybe"}, "option 'fast' cannot be maybe; choose one of: off, on"),
-        ({"colour": 1}, "unknown option 'colour'; known options: fast, hand, mode, rounds, size"),
+        ({"size": 11}, "Option 'size' cannot be 11; choose one of: 9, 10, 12."),
+        ({"fast": "maybe"}, "Option 'fast' cannot be maybe; choose one of: off, on."),
+        ({"colour": 1}, "There is no option 'colour'; options: fast, hand, mode, rounds, size."),
         ({"rounds": "x"}, "must be a whole number"),
         ({"rounds": 0}, "at least 1"),
     ],

@@ -65,12 +65,12 @@ def test_entries_parse_and_format():
     ("actions", "index", "why"),
     [
         (["start 0", "0: roll", "dice 3 4", "0: shut 8"], 3, "8 = 8, not the dice total 7"),
-        (["start 0", "0: fly"], 1, "unknown action 'fly'"),
-        (["start 0", "1: roll"], 1, "not seat 1's turn"),
-        (["start 0", "4: roll"], 1, "there is no seat 4"),
-        (["start 0", "dice 3 4"], 1, "chance is not to move here"),
+        (["start 0", "0: fly"], 1, "no action 'fly'"),
+        (["start 0", "1: roll"], 1, "It is not your turn"),
+        (["start 0", "4: roll"], 1, "There is no seat 4"),
+        (["start 0", "dice 3 4"], 1, "Chance is not to move now"),
         (["start 0", "0: roll", "dice 9 9"], 2, "from 1 to 6"),
-        (["start 0", "0: roll", "dice 3"], 2, "two dice"),
+        (["start 0", "0: roll", "dice 3"], 2, "Two dice"),
     ],
 )
 def test_bad_entries_are_named_with_index_and_reason(actions, index, why):
@@ -78,7 +78,8 @@ def test_bad_entries_are_named_with_index_and_reason(actions, index, why):
         replay(record(actions))
     exc = info.value
     assert exc.index == index and exc.entry == actions[index]
-    assert f"action {index} {actions[index]!r}" in str(exc) and why in str(exc)
+    assert f"Action {index} {actions[index]!r}" in str(exc) and why in str(exc)
+    assert exc.code == "engine.record.refused" and "番目" in exc.text("ja")
 
 
 def test_entries_after_the_end_are_refused():
@@ -88,16 +89,16 @@ def test_entries_after_the_end_are_refused():
     actions = [*done.record().actions, "dice 1 1", "0: roll", "dice 1 1", "0: shut 2", "0: roll", "dice 1 1"]
     over = replay(record(actions, players=1))
     assert over.is_over()
-    with pytest.raises(BadRecord, match="the game is over"):
+    with pytest.raises(BadRecord, match="The game is over"):
         replay(record([*actions, "dice 3 4"], players=1))
-    with pytest.raises(BadRecord, match="the game is over"):
+    with pytest.raises(BadRecord, match="The game is over"):
         replay(record([*actions, "0: roll"], players=1))
 
 
 def test_unknown_games_and_bad_options_are_bad_records():
-    with pytest.raises(BadRecord, match="unknown game 'chess'"):
+    with pytest.raises(BadRecord, match="no game 'chess'"):
         replay(record([], game="chess"))
-    with pytest.raises(BadRecord, match="option 'tiles' cannot be 8"):
+    with pytest.raises(BadRecord, match="Option 'tiles' cannot be 8"):
         replay(record([], options={"tiles": 8}))
     with pytest.raises(BadRecord, match="1–12 players"):
         replay(record([], players=20))

@@ -57,7 +57,7 @@ def test_json_summary_mid_game_lists_legal_actions_per_seat(tmp_path):
 def test_table_output_names_the_winner(tmp_path):
     done = run("replay", write(tmp_path, FINISHED))
     assert done.returncode == 0, done.stderr
-    assert "winners: Seat 1" in done.stdout and "Seat 1 shut the box!" in done.stdout
+    assert "winner: Seat 1" in done.stdout and "Seat 1 shut the box!" in done.stdout
     ja = run("replay", write(tmp_path, FINISHED), "--lang", "ja")
     assert "シャット・ザ・ボックス" in ja.stdout
 
@@ -66,10 +66,10 @@ def test_a_bad_action_exits_non_zero_naming_action_index_and_why(tmp_path):
     data = {**FINISHED, "actions": ["start 0", "0: roll", "dice 3 4", "0: shut 2 4"]}
     done = run("replay", write(tmp_path, data), "--json")
     assert done.returncode != 0 and done.stdout == ""
-    assert "action 3 '0: shut 2 4'" in done.stderr and "not the dice total 7" in done.stderr
+    assert "Action 3 '0: shut 2 4'" in done.stderr and "not the dice total 7" in done.stderr
     malformed = run("replay", write(tmp_path, {**FINISHED, "actions": ["start 0", "0: shut two"]}), "--json")
     assert malformed.returncode != 0
-    assert "action 1 '0: shut two'" in malformed.stderr and "must be written in digits" in malformed.stderr
+    assert "Action 1 '0: shut two'" in malformed.stderr and "in digits" in malformed.stderr
 
 
 def test_unreadable_or_invalid_files_are_refused(tmp_path):

@@ -11,12 +11,10 @@ import pytest
 
 from nekobako.i18n import LANGS, Message, catalogue, negotiate, text
 from nekobako.i18n.catalogue import Catalogue, po_files
+from worded import english_words
 
 PACKAGE = Path(__file__).resolve().parents[2] / "src" / "nekobako"
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-# English a Japanese reader meets as it is: the language switch's own name, names of formats,
-# keys and algorithms. Names of people and notation come in through placeholders, never here.
-ENGLISH_ALLOWED = {"English", "ISMCTS", "JSON", "Home", "End"}
 ENTRIES = catalogue().entries
 
 
@@ -69,7 +67,7 @@ def test_second_person_forms_stand_beside_their_base() -> None:
 @pytest.mark.parametrize("key", sorted(ENTRIES))
 def test_japanese_has_no_english_words(key: str) -> None:
     for form in forms(ENTRIES[key].ja):
-        words = set(re.findall(r"[A-Za-z]{2,}", PLACEHOLDER.sub("", form))) - ENGLISH_ALLOWED
+        words = english_words(form)
         assert not words, f"{key}: {form!r} has English {words}"
 
 

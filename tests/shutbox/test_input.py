@@ -9,6 +9,7 @@ import pytest
 
 from nekobako.engine import CHANCE, IllegalAction, InvalidOptions, MalformedAction, get_game
 from nekobako.games.shutbox import GAME, ROLL, Dice, Shut, Start, parse_action
+from worded import assert_worded
 
 
 # -- options ---------------------------------------------------------------------------------------
@@ -35,12 +36,12 @@ def test_options_are_coerced_from_text():
 @pytest.mark.parametrize(
     ("raw", "players", "message"),
     [
-        ({"tiles": 11}, 2, "option 'tiles' cannot be 11; choose one of: 9, 10, 12"),
+        ({"tiles": 11}, 2, "Option 'tiles' cannot be 11; choose one of: 9, 10, 12."),
         ({"scoring": "sum"}, 2, "choose one of: total, count, digits"),
         ({"length": "medium"}, 2, "choose one of: short, long"),
         ({"max_close": 4}, 2, "choose one of: 3, 2, any"),
         ({"one_die": "always"}, 2, "choose one of: max6, sum6, never"),
-        ({"colour": "red"}, 2, "unknown option 'colour'"),
+        ({"colour": "red"}, 2, "There is no option 'colour'"),
         ({}, 13, "Shut the Box is for 1–12 players, not 13"),
         ({}, 0, "not 0"),
     ],
@@ -49,6 +50,7 @@ def test_bad_options_are_refused_in_a_players_words(raw, players, message):
     with pytest.raises(InvalidOptions) as info:
         GAME.new_game(players, raw)
     assert message in str(info.value)
+    assert_worded(info.value, info.value.code)
 
 
 def test_option_table_has_help_in_both_languages():
@@ -94,7 +96,7 @@ def test_actions_are_immutable_and_survive_copies():
     ("text", "why"),
     [
         ("", "empty"),
-        ("jump", "unknown action"),
+        ("jump", "no action .jump."),
         ("roll 3", "roll 1"),
         ("dice 7", "from 1 to 6"),
         ("dice 1 2 3", "dice 3 4"),
@@ -108,11 +110,11 @@ def test_actions_are_immutable_and_survive_copies():
         ("shut 13", "1 to 12"),
         ("shut 0", "1 to 12"),
         ("start", "seat"),
-        ("start -1", "seat number"),
+        ("start -1", "in digits"),
     ],
 )
 def test_malformed_text_says_why(text, why):
-    with pytest.raises(MalformedAction, match=why):
+    with pytest.raises(MalformedAction, match=f"(?i){why}"):
         parse_action(text)
     with pytest.raises(MalformedAction):
         parse_action(None)  # type: ignore[arg-type]
@@ -139,7 +141,7 @@ def position():
 def test_illegal_while_chance_is_to_move(seat, text, why):
     state = position()
     before = state.full_view()
-    with pytest.raises(IllegalAction, match=why):
+    with pytest.raises(IllegalAction, match=f"(?i){why}"):
         state.act(seat, text)
     assert state.full_view() == before
 
@@ -151,8 +153,8 @@ def test_illegal_while_chance_is_to_move(seat, text, why):
         (0, "shut 10", "tile 10 is not on this board"),
         (0, "shut 2 4", "2 \\+ 4 = 6, not the dice total 9"),
         (0, "roll", "close tiles adding up to 9"),
-        (1, "roll", "not seat 1's turn"),
-        (CHANCE, "dice 3 3", "no dice or draw is pending"),
+        (1, "roll", "it is not your turn"),
+        (CHANCE, "dice 3 3", "no dice or deal is pending"),
         (0, "dice 3 3", "chance outcome"),
         (0, "shut 1 2 6", None),  # legal: the control case
     ],
@@ -165,9 +167,10 @@ def test_illegal_after_the_dice(seat, text, why):
         state.act(seat, text)
         assert state.full_view() != before
         return
-    with pytest.raises(IllegalAction, match=why):
+    with pytest.raises(IllegalAction, match=f"(?i){why}") as info:
         state.act(seat, text)
     assert state.full_view() == before
+    assert_worded(info.value, info.value.code)
 
 
 def test_non_actions_are_refused():

@@ -12,6 +12,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from ..i18n import has
+from ..i18n import text as say
+
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 COLOURS = {"red": "red", "blue": "blue", "yellow": "yellow", "green": "green"}
 COLOUR_NAMES = {
@@ -59,7 +62,6 @@ WORDS = {
         "yes": "yes",
         "no": "no",
         "board": "research board",
-        "side": "side",
         "legend": "●n token of seat n · ◆ observed · ■ blocker · × colour declared void",
         "summary": "Round {round} is over",
         "final_board": "final board of round {round}",
@@ -124,7 +126,6 @@ WORDS = {
         "yes": "はい",
         "no": "いいえ",
         "board": "研究ボード",
-        "side": "面",
         "legend": "●n 席nのトークン · ◆ 調査済トークン · ■ ブロック · × ✕が見えている色（宣言できない）",
         "summary": "第{round}ラウンド終了",
         "final_board": "第{round}ラウンドの最終盤面",
@@ -152,6 +153,13 @@ WORDS = {
         "other": "その他",
     },
 }
+
+
+def _term(prefix: str, value: Any, lang: str) -> str:
+    """A phase or a board side in the reader's words (`catbox.phase.discard` → 伏せる), from the
+    catalogue the browser uses too; the raw value if the catalogue has none."""
+    key = f"{prefix}.{value}"
+    return say(key, lang) if has(key) else str(value)
 
 
 def words(lang: str) -> Mapping[str, Any]:
@@ -261,7 +269,8 @@ def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> R
     players = view["players"]
     layout = view["layout"]
     rows = layout["rows"]
-    grid = _catbox_grid(layout, view["board"], f"{w['board']} ({w['side']}: {layout.get('side', '?')})", lang)
+    side = _term("catbox.side", layout.get("side", "?"), lang)
+    grid = _catbox_grid(layout, view["board"], f"{w['board']} ({side})", lang)
 
     predictions = _per_seat(view, "predictions", players)
     tricks = _per_seat(view, "tricks", players, 0)
@@ -299,7 +308,8 @@ def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> R
         lines.append(_last_trick(view["last_trick"], lang, names))
     lines.append(_plays(Text(w["trick"] + ": "), view.get("trick") or [], lang, names))
     status = (
-        f"{w['round']} {view.get('round', '?')}/{view.get('rounds', '?')} · {w['phase']}: {view.get('phase', '?')}"
+        f"{w['round']} {view.get('round', '?')}/{view.get('rounds', '?')} · {w['phase']}: "
+        f"{_term('catbox.phase', view.get('phase', '?'), lang)}"
         f" · {w['red_broken']}: {w['yes'] if view.get('red_broken') else w['no']}"
     )
     if view.get("paradox") is not None:
@@ -482,7 +492,8 @@ def render_catopomp(view: Mapping[str, Any], lang: str, names: Sequence[str]) ->
     spare: list[Any] = dice["spare"] if isinstance(dice.get("spare"), list) else [None] * players
     passed = set(view.get("passed") or [])
     to_move = set(_to_move(view))
-    people = Table(title=f"{w['round']} {view.get('round', '?')} · {w['phase']}: {view.get('phase', '?')}")
+    phase = _term("catopomp.phase", view.get("phase", "?"), lang)
+    people = Table(title=f"{w['round']} {view.get('round', '?')} · {w['phase']}: {phase}")
     for name in ("player", "cards", "hell", "gems", "used", "spare", "boost", "state"):
         people.add_column(w[name], justify="left" if name in ("player", "hell", "state") else "right")
     for seat in range(players):

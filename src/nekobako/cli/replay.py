@@ -13,6 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..engine import CHANCE, BadRecord, Record, State, get_game, replay, seat_name, summary
+from ..i18n import join_list, text
 from .common import RecordFileError, lang_option, read_record
 
 
@@ -29,18 +30,19 @@ def replay_command(
     """Replay a record; print who is to move, legal actions, scores and winners."""
     err = Console(stderr=True, soft_wrap=True)  # an error line is never cut in two
     try:
-        text = read_record(record_file)
-        data = json.loads(text)
+        raw = read_record(record_file)
+        data = json.loads(raw)
         record = Record.from_json(data)
         state = replay(record)
     except RecordFileError as exc:
-        err.print(f"[red]error:[/] {escape(str(exc))}", highlight=False)
+        err.print(f"[red]{text('cli.error', lang)}[/] {escape(exc.text(lang))}", highlight=False)
         raise typer.Exit(2) from None
-    except ValueError as exc:
-        err.print(f"[red]bad record:[/] not JSON: {escape(str(exc))}", highlight=False)
-        raise typer.Exit(1) from None
     except BadRecord as exc:
-        err.print(f"[red]bad record:[/] {escape(str(exc))}", highlight=False)
+        err.print(f"[red]{text('cli.bad_record', lang)}[/] {escape(exc.text(lang))}", highlight=False)
+        raise typer.Exit(1) from None
+    except ValueError as exc:  # json.loads
+        reason = text("engine.record.not_json", lang, detail=str(exc))
+        err.print(f"[red]{text('cli.bad_record', lang)}[/] {escape(reason)}", highlight=False)
         raise typer.Exit(1) from None
     result = summary(state)
     if as_json:
@@ -51,21 +53,25 @@ def replay_command(
     game = get_game(record.game)
     names = player_names(data, state.players, lang)
     console = Console(highlight=False)
+    status = text("cli.replay.over" if result["over"] else "cli.replay.running", lang)
     console.print(
-        f"[bold]{game.title['ja' if lang == 'ja' else 'en']}[/] · {record.players} players · "
-        f"{len(state.history)} actions · {'over' if result['over'] else 'in progress'}"
+        f"[bold]{text(f'game.{game.name}', lang)}[/] · {text('words.players', lang, n=record.players)} · "
+        f"{text('cli.replay.actions', lang, n=len(state.history))} · {status}"
     )
     if moves:
         console.print(move_list(state, names, lang))
-    table = Table("round", *[escape(n) for n in names])
+    table = Table(text("cli.replay.round", lang), *[escape(n) for n in names])
     for i, row in enumerate(result["round_scores"], 1):
         table.add_row(str(i), *[str(v) for v in row])
-    table.add_row("total", *[str(v) for v in result["scores"]], style="bold")
+    table.add_row(text("cli.replay.total", lang), *[str(v) for v in result["scores"]], style="bold")
     console.print(table)
     if result["over"]:
-        console.print("winners: " + escape(", ".join(names[s] for s in result["winners"])))
+        winners = [names[s] for s in result["winners"]]
+        console.print(escape(text("cli.replay.winners", lang, n=len(winners), names=join_list(winners, lang))))
     else:
-        console.print(f"to move: {result['to_move']}")
+        to_move = result["to_move"]
+        who = text("cli.chance", lang) if to_move == "chance" else join_list([names[s] for s in to_move], lang)
+        console.print(escape(text("cli.replay.to_move", lang, who=who)))
         for seat, actions in result["legal"].items():
             console.print(f"  {escape(names[int(seat)])}: " + escape(", ".join(actions)))
     if not moves:
@@ -89,7 +95,7 @@ def player_names(data: Any, players: int, lang: str) -> list[str]:
 def move_list(state: State, names: Sequence[str], lang: str) -> Table:
     """Every move in order, numbered, with who made it; the events each one caused under it."""
     game = state.game
-    table = Table("#", "player" if lang != "ja" else "プレイヤー", "move" if lang != "ja" else "手", box=None)
+    table = Table("#", text("cli.replay.player", lang), text("cli.replay.move", lang), box=None)
     events = sorted(state.events, key=lambda e: e.at)
     shown = 0
 
@@ -101,7 +107,7 @@ def move_list(state: State, names: Sequence[str], lang: str) -> Table:
 
     events_until(0)
     for i, (seat, action) in enumerate(state.history, 1):
-        who = ("chance" if lang != "ja" else "偶然") if seat == CHANCE else names[seat]
+        who = text("cli.chance", lang) if seat == CHANCE else names[seat]
         table.add_row(str(i), escape(who), escape(str(action)))
         events_until(i)
     return table

@@ -19,7 +19,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, NoReturn, TypeVar
 
-from ..i18n import catalogue
+from ..i18n import Message, catalogue
 from ..i18n.events import describe
 from ..i18n.message import words
 from .errors import IllegalAction, InvalidOptions, MalformedAction
@@ -257,7 +257,13 @@ class Game(ABC, Generic[A, S]):
             or not (self.min_players <= players <= self.max_players)
         ):
             raise InvalidOptions(
-                f"{self.title['en']} is for {self.min_players}–{self.max_players} players, not {players!r}"
+                Message(
+                    "engine.options.players",
+                    game=Message(f"game.{self.name}"),
+                    low=self.min_players,
+                    high=self.max_players,
+                    value=repr(players),
+                )
             )
 
     def check_options(self, options: Options, players: int) -> None:
@@ -384,7 +390,7 @@ class State(ABC, Generic[A]):
         is a seat (`False` and `0.0` compare equal to seat 0 but would write `"False: …"` into a
         record that cannot be replayed). Everything else is the game's `_apply`."""
         if type(seat) is not int or not CHANCE <= seat < self.players:
-            raise IllegalAction(f"there is no seat {seat!r} / 席{seat!r}はありません")
+            raise IllegalAction(Message("engine.refusal.no_seat", seat=repr(seat)))
         self._apply(seat, action)
 
     @abstractmethod
@@ -478,10 +484,10 @@ def is_number(word: str) -> bool:
 def check_text(text: str) -> list[str]:
     """Split notation into words, refusing what is not plain text (shared by the parsers)."""
     if not isinstance(text, str):
-        raise MalformedAction(f"an action must be text, not {type(text).__name__}")
+        raise MalformedAction(Message("engine.notation.not_text", type=type(text).__name__))
     if len(text) > 200:
-        raise MalformedAction("action text too long")
+        raise MalformedAction(Message("engine.notation.too_long", n=200))
     words = text.split()
     if not words:
-        raise MalformedAction("empty action")
+        raise MalformedAction(Message("engine.notation.empty"))
     return words

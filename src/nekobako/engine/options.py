@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import Message
 from .errors import InvalidOptions
 
 
@@ -48,8 +49,8 @@ class OptionSpec:
                 return choice
             if isinstance(choice, bool) and text is not None and _BOOL_TEXT.get(text) is choice:
                 return choice
-        allowed = ", ".join(_show(c) for c in self.choices)
-        raise InvalidOptions(f"option {self.name!r} cannot be {_shown(raw)}; choose one of: {allowed}")
+        allowed = [_show(c) for c in self.choices]
+        raise InvalidOptions(Message("engine.options.bad_value", name=self.name, value=_shown(raw), allowed=allowed))
 
     def describe(self) -> dict[str, Any]:
         """JSON description for the lobby and the docs."""
@@ -151,8 +152,7 @@ def parse_options(specs: tuple[OptionSpec, ...], raw: Mapping[str, Any] | None, 
     known = {s.name for s in specs}
     unknown = sorted(set(raw) - known)
     if unknown:
-        names = ", ".join(sorted(known)) or "none"
-        raise InvalidOptions(f"unknown option {_shown(unknown[0])!r}; known options: {names}")
+        raise InvalidOptions(Message("engine.options.unknown", name=_shown(unknown[0]), known=sorted(known)))
     values = {}
     for spec in specs:
         values[spec.name] = spec.coerce(raw[spec.name]) if spec.name in raw else spec.default_for(players)
@@ -164,7 +164,7 @@ def parse_option_text(items: list[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for item in items:
         if "=" not in item:
-            raise InvalidOptions(f"option {item!r} must be written name=value")
+            raise InvalidOptions(Message("engine.options.name_value", item=item))
         key, value = item.split("=", 1)
         out[key.strip()] = value.strip()
     return out

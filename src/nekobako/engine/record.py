@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..i18n import Message
 from .errors import BadRecord, NekobakoError
 from .game import CHANCE, Action, State
 from .registry import get_game
@@ -38,21 +39,21 @@ class Record:
             try:
                 data = json.loads(data)
             except ValueError as exc:
-                raise BadRecord(f"record is not JSON: {exc}") from None
+                raise BadRecord(Message("engine.record.not_json", detail=str(exc))) from None
         if not isinstance(data, Mapping):
-            raise BadRecord("a record is a JSON object")
+            raise BadRecord(Message("engine.record.not_object"))
         for key, kind in (("game", str), ("players", int)):
             if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
-                raise BadRecord(f"record needs {key!r} ({kind.__name__})")
+                raise BadRecord(Message("engine.record.needs", key=key, type=kind.__name__))
         options = data.get("options", {})
         if not isinstance(options, Mapping):
-            raise BadRecord("record 'options' must be an object")
+            raise BadRecord(Message("engine.record.options"))
         seed = data.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-            raise BadRecord("record 'seed' must be an integer")
+            raise BadRecord(Message("engine.record.seed"))
         actions = data.get("actions", [])
         if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise BadRecord("record 'actions' must be a list of strings")
+            raise BadRecord(Message("engine.record.actions"))
         return cls(data["game"], data["players"], dict(options), seed, list(actions))
 
     def to_json(self) -> dict[str, Any]:
@@ -85,7 +86,7 @@ def replay(record: Record | Mapping[str, Any] | str) -> State:
         game = get_game(record.game)
         state = game.new_game(record.players, record.options)
     except NekobakoError as exc:
-        raise BadRecord(str(exc)) from None
+        raise BadRecord(exc.message) from None
     rng = random.Random(record.seed)
     for index, entry in enumerate(record.actions):
         seat, text = parse_entry(entry)
@@ -93,10 +94,14 @@ def replay(record: Record | Mapping[str, Any] | str) -> State:
             if seat != CHANCE:
                 fill_chance(state, rng)
             elif not state.is_chance():
-                raise BadRecord("chance is not to move here" if not state.is_over() else "the game is over")
+                raise BadRecord(
+                    Message("engine.refusal.game_over" if state.is_over() else "engine.refusal.chance_not_to_move")
+                )
             state.apply(seat, game.parse_action(text))
         except NekobakoError as exc:
-            raise BadRecord(f"action {index} {entry!r} is refused: {exc}", index, entry) from None
+            raise BadRecord(
+                Message("engine.record.refused", index=index, entry=entry, reason=exc.message), index, entry
+            ) from None
     return state
 
 

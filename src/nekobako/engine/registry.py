@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from ..i18n import Message
 from .errors import UnknownGame
 from .game import Game
 
@@ -21,7 +22,7 @@ _loaded: dict[str, Game[Any, Any]] = {}
 def check_game_name(name: str) -> None:
     """Raise `UnknownGame` (naming the games there are) unless `name` is one."""
     if name not in GAME_MODULES:
-        raise UnknownGame(f"unknown game {name!r}; games: {', '.join(GAME_MODULES)}")
+        raise UnknownGame(Message("engine.unknown_game", name=repr(name), games=list(GAME_MODULES)))
 
 
 def get_game(name: str) -> Game[Any, Any]:

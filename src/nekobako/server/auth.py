@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from ..i18n import Message
 from ..store import accounts, attempts
 from ..store.accounts import SESSION_DAYS, NameTaken
 from .errors import ApiError
@@ -74,7 +75,7 @@ class LoginLimiter:
             raise ApiError(
                 429,
                 "rate_limited",
-                f"too many {self.what}; try again in {seconds} seconds",
+                Message("error.rate_limited", n=seconds),
                 headers={"Retry-After": str(seconds)},
             )
         return ids
@@ -94,7 +95,8 @@ class Throttles:
 
 def check_password(value: Any) -> str:
     if not isinstance(value, str) or not PASSWORD_LENGTH[0] <= len(value) <= PASSWORD_LENGTH[1]:
-        raise ApiError(400, "bad_request", f"a password has {PASSWORD_LENGTH[0]} to {PASSWORD_LENGTH[1]} characters")
+        low, high = PASSWORD_LENGTH
+        raise ApiError(400, "bad_request", Message("error.password_length", low=low, high=high))
     return value
 
 
@@ -140,8 +142,7 @@ def _taken(name: str) -> ApiError:
     return ApiError(
         409,
         "conflict",
-        f"the name {name!r} is taken, or looks too much like a registered player's name; choose another"
-        f" / 「{name}」は登録済みの名前か、それと見分けにくい名前です。別の名前にしてください",
+        Message("error.name_taken", name=name),
     )
 
 
@@ -150,7 +151,7 @@ async def login(request: Request) -> JSONResponse:
     name = clean_name(body.get("name"))
     password = body.get("password")
     if not isinstance(password, str) or len(password) > PASSWORD_LENGTH[1]:
-        raise ApiError(400, "bad_request", "password must be text")
+        raise ApiError(400, "bad_request", Message("error.password_text"))
     limiter = _throttles(request).logins
     client = client_address(request)
     keys = [f"account:{accounts.account_key(name)}@{client}", f"ip:{client}"]
@@ -164,7 +165,7 @@ async def login(request: Request) -> JSONResponse:
     except (VerificationError, InvalidHashError):
         ok = False
     if not ok or found is None:
-        raise ApiError(401, "bad_credentials", "wrong name or password")
+        raise ApiError(401, "bad_credentials", Message("error.bad_credentials"))
     await limiter.succeeded(attempt)
     user, stored = found
     if hasher.check_needs_rehash(stored):
@@ -197,7 +198,7 @@ async def logout(request: Request) -> JSONResponse:
 async def me(request: Request) -> JSONResponse:
     user = await current_user(request)
     if user is None:
-        raise ApiError(401, "not_logged_in", "not logged in")
+        raise ApiError(401, "not_logged_in", Message("error.not_logged_in"))
     return JSONResponse(user)
 
 

@@ -27,6 +27,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from ..i18n import Message
 from ..store import chat
 from ..store.chat import Channel
 from .errors import ApiError, Refusal
@@ -59,15 +60,11 @@ def clean_text(raw: Any) -> str:
     OpenAPI document's) states the same rule: at most `MAX_CHARS` characters as sent, at least
     one that is neither white space nor a control character."""
     if not isinstance(raw, str):
-        raise Refusal("chat_invalid", "'text' must be the message as text / メッセージは文字列で送ってください")
+        raise Refusal("chat_invalid", Message("error.chat.text"))
     if len(raw) > MAX_CHARS:
-        raise Refusal(
-            "chat_invalid",
-            f"a message has at most {MAX_CHARS} characters, not {len(raw)} / "
-            f"メッセージは{MAX_CHARS}文字までです（{len(raw)}文字）",
-        )
+        raise Refusal("chat_invalid", Message("error.chat.long", most=MAX_CHARS, n=len(raw)))
     if not re.search(TEXT_PATTERN, raw):
-        raise Refusal("chat_invalid", "the message is empty / メッセージが空です")
+        raise Refusal("chat_invalid", Message("error.chat.empty"))
     return " ".join("".join(" " if unicodedata.category(c) == "Cc" else c for c in raw).split())
 
 
@@ -85,11 +82,7 @@ class ChatRoom:
             times.popleft()
         if len(times) >= count:
             wait = int(times[0] + window - stamp) + 1
-            raise Refusal(
-                "chat_rate",
-                f"at most {count} messages in {window:.0f} seconds; wait {wait} s / "
-                f"{window:.0f}秒に{count}件までです。{wait}秒待ってください",
-            )
+            raise Refusal("chat_rate", Message("error.chat.rate", count=count, window=f"{window:.0f}", n=wait))
         times.append(stamp)
         if len(self.sent) > 10_000:  # forget idle tables now and then
             self.sent = {k: v for k, v in self.sent.items() if v and v[-1] > stamp - window}
@@ -137,7 +130,7 @@ async def table_chat(request: Request) -> JSONResponse:
     try:
         message = await request.app.state.chat.post(hub, live, user, body.get("text"))
     except Refusal as refusal:
-        raise ApiError(429 if refusal.code == "chat_rate" else 400, refusal.code, refusal.reason) from None
+        raise ApiError(429 if refusal.code == "chat_rate" else 400, refusal.code, refusal.message) from None
     return JSONResponse(message, status_code=201)
 
 

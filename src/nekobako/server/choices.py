@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engine import CHANCE, State
+from ..i18n import Message
 
 
 @dataclass
@@ -42,9 +43,9 @@ class ChoiceTracker:
                 self._last[seat] = legal
                 self.since[seat] = seq
 
-    def stale_reason(self, seat: int, seq: int, current: int) -> str | None:
+    def stale_reason(self, seat: int, seq: int, current: int) -> Message | None:
         if seq > current:
-            return f"seq {seq} is ahead of the game (now {current})"
+            return Message("error.seq_ahead", seq=seq, current=current)
         if seq < self.since[seat]:
-            return f"seq {seq} is stale: your choices changed at seq {self.since[seat]}"
+            return Message("error.seq_stale", seq=seq, since=self.since[seat])
         return None

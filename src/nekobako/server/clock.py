@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..i18n import Message
 from .errors import ApiError
 
 if TYPE_CHECKING:
@@ -36,31 +37,32 @@ def parse_clock(raw: Any) -> dict[str, Any]:
     if raw is None:
         return {"kind": "none"}
     if not isinstance(raw, dict):
-        raise ApiError(400, "bad_request", 'clock must be an object such as {"kind": "none"}')
+        raise ApiError(400, "bad_request", Message("error.clock_object"))
     kind = raw.get("kind")
     fields = CLOCK_FIELDS.get(kind, {"kind"}) if isinstance(kind, str) else {"kind"}
     extra = set(raw) - fields
     if kind in CLOCK_FIELDS and extra:
         shown = sorted(extra)[0][:40]
-        raise ApiError(400, "bad_request", f"a {kind} clock has no field {shown!r}")
+        raise ApiError(400, "bad_request", Message("error.clock_field", kind=kind, field=shown))
     if kind == "none":
         return {"kind": "none"}
     timeouts = _int_in(raw.get("timeouts", DEFAULT_TIMEOUTS), "clock timeouts", *TIMEOUTS)
     if kind == "realtime":
         if "bank" in raw and "seconds" in raw:
-            raise ApiError(400, "bad_request", "a realtime clock has a bank or seconds (the same), not both")
+            raise ApiError(400, "bad_request", Message("error.clock_bank_or_seconds"))
         bank = _int_in(raw.get("bank", raw.get("seconds")), "clock bank", *REALTIME_SECONDS)
         increment = _int_in(raw.get("increment", 0), "clock increment", *INCREMENT_SECONDS)
         return {"kind": "realtime", "bank": bank, "increment": increment, "timeouts": timeouts}
     if kind == "turn":
         days = _int_in(raw.get("days"), "clock days", *TURN_DAYS)
         return {"kind": "turn", "days": days, "timeouts": timeouts}
-    raise ApiError(400, "bad_request", "clock kind must be one of: none, realtime, turn")
+    raise ApiError(400, "bad_request", Message("error.clock_kind"))
 
 
 def _int_in(value: Any, what: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not (low <= value <= high):
-        raise ApiError(400, "bad_request", f"{what} must be a whole number from {low} to {high}, not {value!r}")
+        message = Message("error.clock_number", what=what, low=low, high=high, value=repr(value))
+        raise ApiError(400, "bad_request", message)
     return value
 
 

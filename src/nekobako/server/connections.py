@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .errors import CloseCode
 from .messages import delta_state_text, encode, state_text
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ class Connection:
             # a message that cannot be sent is a bug: say so, and close rather than fall silent
             log.exception("table %s: the connection's writer failed; closing it", self.table.id)
             with contextlib.suppress(Exception):
-                await self.ws.close(code=1011, reason="internal error")
+                await self.ws.close(code=CloseCode.INTERNAL, reason="internal error")
 
     def state_message(self, full: bool = False) -> str:
         """The encoded `state` message this connection is due now (with deltas: a `delta` message

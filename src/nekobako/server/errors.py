@@ -1,13 +1,17 @@
-"""One error shape for the REST API: `{"error": message, "code": code}` with an HTTP status."""
+"""One error shape for the REST API: `{"error": words, "code": code, "key": …, "params": {…}}` with
+an HTTP status, the words in the client's `Accept-Language`; the WebSocket close codes."""
 
 from __future__ import annotations
 
 import logging
 from enum import IntEnum
+from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+from ..i18n import Message, has, negotiate
 
 log = logging.getLogger("nekobako.server")
 CODES = {404: "not_found", 405: "bad_request", 413: "bad_request"}
@@ -28,19 +32,32 @@ class CloseCode(IntEnum):
 
 
 class ApiError(Exception):
-    """A refused request; nothing was changed. `message` is meant for the player."""
+    """A refused request; nothing was changed. `message` says why, as a catalogue message worded
+    in the client's `Accept-Language` (a plain string reads the same in every language)."""
 
-    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None):
-        super().__init__(message)
+    def __init__(self, status: int, code: str, message: Message | str, headers: dict[str, str] | None = None):
+        self.message = message if isinstance(message, Message) else Message("words.text", text=message)
+        super().__init__(self.message.text("en"))
         self.status = status
         self.code = code
-        self.message = message
         self.headers = headers
 
 
-async def api_error_handler(_request: Request, exc: Exception) -> JSONResponse:
+def error_body(code: str, message: Message, lang: str) -> dict[str, Any]:
+    """`{"error": words in lang, "code": coarse kind, "key", "params"}`: the words for a person,
+    the code for a program, the key and params so a client can word it itself (the browser does,
+    in the page's language)."""
+    return {"error": message.text(lang), "code": code, **message.to_json()}
+
+
+def request_lang(request: Request) -> str:
+    return negotiate(request.headers.get("accept-language"))
+
+
+async def api_error_handler(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ApiError)
-    return JSONResponse({"error": exc.message, "code": exc.code}, status_code=exc.status, headers=exc.headers)
+    body = error_body(exc.code, exc.message, request_lang(request))
+    return JSONResponse(body, status_code=exc.status, headers=exc.headers)
 
 
 async def http_error_handler(request: Request, exc: Exception) -> Response:
@@ -49,24 +66,30 @@ async def http_error_handler(request: Request, exc: Exception) -> Response:
     if not request.url.path.startswith("/api/"):
         return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
     code = CODES.get(exc.status_code, "bad_request")
-    return JSONResponse({"error": exc.detail, "code": code}, status_code=exc.status_code, headers=exc.headers)
+    message = Message(f"error.http_{exc.status_code}") if has(f"error.http_{exc.status_code}") else exc.detail
+    body = error_body(
+        code, message if isinstance(message, Message) else Message("words.text", text=message), request_lang(request)
+    )
+    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
-async def database_error_handler(_request: Request, exc: Exception) -> JSONResponse:
+async def database_error_handler(request: Request, exc: Exception) -> JSONResponse:
     """The database is away (outage, lost connection): a 503 the client may retry, never a 500.
     Every change commits before memory changes, so nothing was half done."""
     log.error("database unavailable: %s", exc)
     return JSONResponse(
-        {"error": "the server cannot reach its database; try again in a moment", "code": "unavailable"},
+        error_body("unavailable", Message("error.unavailable"), request_lang(request)),
         status_code=503,
         headers={"Retry-After": "5"},
     )
 
 
 class Refusal(Exception):
-    """An action refused over the WebSocket; nothing changed."""
+    """An action refused over the WebSocket; nothing changed. The client gets `reason` (English,
+    for logs and simple clients) with `key` and `params` to word it in its reader's language."""
 
-    def __init__(self, code: str, reason: str):
-        super().__init__(reason)
+    def __init__(self, code: str, reason: Message | str):
+        self.message = reason if isinstance(reason, Message) else Message("words.text", text=reason)
+        super().__init__(self.message.text("en"))
         self.code = code
-        self.reason = reason
+        self.reason = self.message.text("en")

@@ -26,6 +26,7 @@ from sqlalchemy import Engine
 from ..store import accounts, attempts
 from .conductor import Conductor
 from .drivers import drive_bots, log_if_failed, watch_clock
+from .errors import CloseCode
 from .live import LiveTable
 from .moves import Moves
 from .rooms import Rooms
@@ -186,7 +187,7 @@ class Hub:
         keep playing as the person who left."""
         doomed = [c for live in self.tables.values() for c in live.connections if c.session == token]
         for conn in doomed:
-            await conn.close(4401, "logged out")
+            await conn.close(CloseCode.LOGGED_OUT, "logged out")
 
     def presence_changed(self, live: LiveTable) -> None:
         """Someone connected or left through this process: shown here, and told to the others."""

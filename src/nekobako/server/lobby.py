@@ -12,6 +12,7 @@ from starlette.routing import Route
 
 from ..bots import bot_names
 from ..engine import game_names, get_game, is_number
+from ..i18n import Message
 from ..store import ratings
 from .errors import ApiError
 from .hub import Hub
@@ -57,7 +58,7 @@ def _query_int(request: Request, name: str, low: int, high: int) -> int | None:
     if raw is None:
         return None
     if not (is_number(raw) and len(raw) <= 10 and low <= int(raw) <= high):
-        raise ApiError(400, "bad_request", f"{name} must be a whole number from {low} to {high}")
+        raise ApiError(400, "bad_request", Message("error.whole_number", name=name, low=low, high=high))
     return int(raw)
 
 
@@ -68,13 +69,13 @@ async def list_tables(request: Request) -> JSONResponse:
     statuses = [s.strip() for s in raw.split(",") if s.strip()]
     unknown = [s for s in statuses if s not in STATUSES]
     if unknown or not statuses:
-        raise ApiError(400, "bad_request", f"status must be a comma list of: {', '.join(STATUSES)}")
+        raise ApiError(400, "bad_request", Message("error.status_list", statuses=list(STATUSES)))
     game = request.query_params.get("game")
     if game is not None and game not in game_names():
-        raise ApiError(400, "unknown_game", f"unknown game; games: {', '.join(game_names())}")
+        raise ApiError(400, "unknown_game", Message("error.unknown_game", games=game_names()))
     seats_free = request.query_params.get("seats_free", "false")
     if seats_free not in ("true", "false"):
-        raise ApiError(400, "bad_request", "seats_free must be true or false")
+        raise ApiError(400, "bad_request", Message("error.seats_free"))
     limit = _query_int(request, "limit", *PAGE_SIZE) or DEFAULT_PAGE
     before = _query_int(request, "before", 1, MAX_TABLE_ID)
     viewer = await current_user(request)
@@ -144,7 +145,7 @@ async def start(request: Request) -> JSONResponse:
 async def _finished(request: Request) -> LiveTable:
     live = await _hub(request).tables.get_fresh(path_int(request, "table_id"))
     if live.row.status != "finished" or live.state is None:
-        raise ApiError(409, "conflict", "the game is not over yet")
+        raise ApiError(409, "conflict", Message("error.not_over"))
     return live
 
 
@@ -180,9 +181,9 @@ async def replay_step(request: Request) -> JSONResponse:
     raw = request.query_params.get("step", "")
     total = len(live.entries)
     if not is_number(raw):
-        raise ApiError(400, "bad_request", f"step must be a whole number from 0 to {total}")
+        raise ApiError(400, "bad_request", Message("error.whole_number", name="step", low=0, high=total))
     if len(raw) > 9 or int(raw) > total:  # nine digits at most: no huge int()
-        raise ApiError(409, "conflict", f"the record has no step {raw[:12]}; steps go from 0 to {total}")
+        raise ApiError(409, "conflict", Message("error.no_step", step=raw[:12], total=total))
     step = int(raw)
     state, _ = await asyncio.to_thread(rebuild, live.row, live.entries[:step])
     return JSONResponse({"step": step, "steps": total, "view": state.full_view()})
@@ -196,7 +197,7 @@ async def health(request: Request) -> JSONResponse:
 async def leaderboard(request: Request) -> JSONResponse:
     game = request.query_params.get("game")
     if game is not None and game not in game_names():
-        raise ApiError(400, "unknown_game", f"unknown game; games: {', '.join(game_names())}")
+        raise ApiError(400, "unknown_game", Message("error.unknown_game", games=game_names()))
     rows = await _hub(request).db(ratings.leaderboard, game)
     return JSONResponse({"ratings": rows})
 

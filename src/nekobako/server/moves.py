@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..engine import NekobakoError, format_entry
+from ..i18n import Message
 from ..store.database import now
 from ..store.games import NoticeRow, Replaced, SeatRow
 from .clock import clock_after, decision_seconds, timeouts_allowed
@@ -39,19 +40,19 @@ class Moves:
             await tables.settle_uncertain(live)
             state, tracker = live.state, live.tracker
             if not live.running or state is None or tracker is None:
-                raise Refusal("not_running", "the game is not running")
+                raise Refusal("not_running", Message("error.not_running"))
             stale = tracker.stale_reason(seat, seq, live.row.seq)
             if stale is not None:
                 raise Refusal("stale", stale)
             if seat not in state.to_move:
-                raise Refusal("not_your_turn", f"seat {seat} is not to move now")
+                raise Refusal("not_your_turn", Message("engine.refusal.not_your_turn"))
             game = state.game
             new_state, new_tracker = state.clone(), tracker.copy()
             try:
                 action = game.parse_action(text)
                 new_state.apply(seat, action)
             except NekobakoError as exc:
-                raise Refusal("illegal", str(exc)) from None
+                raise Refusal("illegal", exc.message) from None
             seq_after = live.row.seq + 1
             new_tracker.update(new_state, seat, seq_after)
             entries = [format_entry(seat, action), *draw_chance_steps(new_state, new_tracker, live.row.seed, seq_after)]

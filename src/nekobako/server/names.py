@@ -15,6 +15,7 @@ import re
 import unicodedata
 from typing import Any
 
+from ..i18n import Message
 from .errors import ApiError
 
 NAME_LENGTH = (1, 24)
@@ -30,27 +31,21 @@ NAME_PATTERN = f"^(?!.*(?:{_BOT}))(?=.*\\w)[{NAME_CHARS}]*$"
 _NAME = re.compile(NAME_PATTERN)
 
 
-def _refuse(en: str, ja: str) -> ApiError:
-    return ApiError(400, "bad_request", f"{en} / {ja}")
+def _refuse(key: str, **params: Any) -> ApiError:
+    return ApiError(400, "bad_request", Message(f"error.name.{key}", **params))
 
 
 def clean_name(value: Any) -> str:
     """The name as stored, or a 400 saying what is wrong with it (in English and Japanese)."""
     if not isinstance(value, str):
-        raise _refuse("name must be text", "名前は文字列で指定してください")
+        raise _refuse("text")
     if not NAME_LENGTH[0] <= len(value) <= NAME_LENGTH[1]:
-        raise _refuse(
-            f"a name has {NAME_LENGTH[0]} to {NAME_LENGTH[1]} characters",
-            f"名前は{NAME_LENGTH[0]}〜{NAME_LENGTH[1]}文字です",
-        )
+        raise _refuse("length", low=NAME_LENGTH[0], high=NAME_LENGTH[1])
     if _NAME.match(value) is None:
         strange = next((ch for ch in value if re.match(f"[{NAME_CHARS}]", ch) is None), None)
         if strange is not None:
-            raise _refuse(
-                f"a name is written in letters, kana, kanji, Hangul, digits and punctuation (not U+{ord(strange):04X})",
-                f"名前に使えるのは文字・かな・漢字・ハングル・数字・記号です（U+{ord(strange):04X}は不可）",
-            )
+            raise _refuse("chars", char=f"U+{ord(strange):04X}")
         if re.search(r"\w", value) is None:
-            raise _refuse("a name needs at least one letter or digit", "名前には文字か数字が1つ以上必要です")
-        raise _refuse("a person's name cannot pose as a bot", "人の名前にボットを名乗る語は使えません")
+            raise _refuse("letter")
+        raise _refuse("bot")
     return " ".join(unicodedata.normalize("NFKC", value).split())

@@ -17,9 +17,10 @@ from urllib.parse import urlsplit
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..i18n import Message
 from . import chat
 from .connections import Connection
-from .errors import ApiError, Refusal
+from .errors import ApiError, CloseCode, Refusal
 from .hub import Hub
 from .requests import SESSION_COOKIE, current_user, valid_text
 
@@ -39,18 +40,19 @@ def _same_origin(ws: WebSocket) -> bool:
 async def table_socket(ws: WebSocket) -> None:
     hub: Hub = ws.app.state.hub
     if not _same_origin(ws):
-        await ws.close(code=4403)  # before accepting: the handshake is refused with HTTP 403
+        await ws.close(code=CloseCode.FOREIGN_ORIGIN)  # before accepting: the handshake is refused with HTTP 403
         return
     try:
         live = await hub.tables.get(ws.path_params["table_id"])
     except ApiError:
         await ws.accept()  # accepted first so the client can read the close code
-        await ws.close(code=4404, reason="no such table")
+        await ws.close(code=CloseCode.NO_TABLE, reason="no such table")
         return
     user = await current_user(ws)
     await ws.accept()
     if user is None and live.anonymous_watchers() >= hub.limits.anonymous_sockets:
-        await ws.close(code=4429, reason="too many anonymous watchers; log in or play as a guest to watch")
+        reason = "too many anonymous watchers; log in or play as a guest to watch"
+        await ws.close(code=CloseCode.TOO_MANY_WATCHERS, reason=reason)
         return
     deltas = ws.query_params.get("deltas") == "1"  # the browser client's choice: only what changed
     conn = Connection(ws, live, user, ws.cookies.get(SESSION_COOKIE) if user is not None else None, deltas)
@@ -66,7 +68,7 @@ async def table_socket(ws: WebSocket) -> None:
                 break
             await _handle(hub, conn, message)
             if conn.overflowed:
-                await ws.close(code=1008, reason="too many unread messages")
+                await ws.close(code=CloseCode.POLICY, reason="too many unread messages")
                 break
     except WebSocketDisconnect:
         pass
@@ -76,28 +78,31 @@ async def table_socket(ws: WebSocket) -> None:
         hub.presence_changed(live)
 
 
-def _refuse(conn: Connection, code: str, reason: str, **extra: Any) -> None:
-    conn.push({"type": "refused", "code": code, "reason": reason, "seq": conn.table.row.seq, **extra})
+def _refuse(conn: Connection, code: str, reason: Message, **extra: Any) -> None:
+    """`reason` in English for logs and simple clients; `key` and `params` for the browser to word
+    in its reader's language (docs/protocol.md)."""
+    message = {"type": "refused", "code": code, "reason": reason.text("en"), **reason.to_json()}
+    conn.push({**message, "seq": conn.table.row.seq, **extra})
 
 
 async def _handle(hub: Hub, conn: Connection, message: Mapping[str, Any]) -> None:
     text = message.get("text")
     if text is None:
-        _refuse(conn, "malformed", "binary frames are not accepted; send JSON text")
+        _refuse(conn, "malformed", Message("error.ws.binary"))
         return
     if len(text) > MAX_TEXT:
-        _refuse(conn, "malformed", f"message too long ({len(text)} characters; at most {MAX_TEXT})")
+        _refuse(conn, "malformed", Message("error.ws.too_long", n=len(text), most=MAX_TEXT))
         return
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: arrays or objects nested too deeply
-        _refuse(conn, "malformed", "the message is not JSON")
+        _refuse(conn, "malformed", Message("error.ws.not_json"))
         return
     if not isinstance(data, dict):
-        _refuse(conn, "malformed", "a message is a JSON object with a 'type'")
+        _refuse(conn, "malformed", Message("error.ws.not_object"))
         return
     if not valid_text(data):
-        _refuse(conn, "malformed", "the message holds a lone surrogate; send valid Unicode")
+        _refuse(conn, "malformed", Message("error.body_surrogate"))
         return
     kind = data.get("type")
     if kind == "ping":
@@ -109,38 +114,36 @@ async def _handle(hub: Hub, conn: Connection, message: Mapping[str, Any]) -> Non
     elif kind == "chat":
         await _chat(hub, conn, data)
     else:
-        _refuse(conn, "malformed", f"unknown message type {kind!r}; types: action, chat, sync, ping")
+        _refuse(conn, "malformed", Message("error.ws.type", type=repr(kind)))
 
 
 async def _action(hub: Hub, conn: Connection, data: dict[str, Any]) -> None:
     seq, action = data.get("seq"), data.get("action")
     echo = {"action": action} if isinstance(action, str) and len(action) <= MAX_ACTION else {}
     if not isinstance(seq, int) or isinstance(seq, bool):
-        _refuse(conn, "malformed", "'seq' must be the whole number of the state you answer", **echo)
+        _refuse(conn, "malformed", Message("error.ws.seq"), **echo)
         return
     if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION:
-        _refuse(conn, "malformed", f"'action' must be notation text of 1 to {MAX_ACTION} characters", **echo)
+        _refuse(conn, "malformed", Message("error.ws.action", most=MAX_ACTION), **echo)
         return
     seat = conn.seat
     if seat is None:
-        _refuse(conn, "spectator", "you are watching this table; only seated players act", **echo)
+        _refuse(conn, "spectator", Message("error.ws.spectator"), **echo)
         return
     try:
         await hub.moves.submit(conn.table, seat, seq, action)
     except Refusal as refusal:
-        _refuse(conn, refusal.code, refusal.reason, **echo)
+        _refuse(conn, refusal.code, refusal.message, **echo)
 
 
 async def _chat(hub: Hub, conn: Connection, data: dict[str, Any]) -> None:
     if conn.user is None:
-        _refuse(
-            conn, "chat_anonymous", "log in or play as a guest to chat / チャットにはログインかゲスト参加が必要です"
-        )
+        _refuse(conn, "chat_anonymous", Message("error.chat.anonymous"))
         return
     try:
         await conn.ws.app.state.chat.post(hub, conn.table, conn.user, data.get("text"))
     except Refusal as refusal:
-        _refuse(conn, refusal.code, refusal.reason)
+        _refuse(conn, refusal.code, refusal.message)
 
 
 routes = [WebSocketRoute("/ws/tables/{table_id:id}", table_socket)]

@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..engine import State
+from ..i18n import Message
 from ..store import games, players
 from ..store.games import TableRow
 from ..store.players import SeatResult
@@ -66,10 +67,10 @@ def player_page(engine: Any, name: str) -> dict[str, Any] | None:
 async def player(request: Request) -> JSONResponse:
     name = request.path_params["name"]
     if not name.strip() or len(name) > MAX_NAME:
-        raise ApiError(404, "not_found", f"nobody plays here as {name[:40]!r} / その名前のプレイヤーはいません")
+        raise ApiError(404, "not_found", Message("error.no_player", name=name[:40]))
     page = await request.app.state.hub.db(player_page, name)
     if page is None:
-        raise ApiError(404, "not_found", f"nobody plays here as {name!r} / その名前のプレイヤーはいません")
+        raise ApiError(404, "not_found", Message("error.no_player", name=name[:40]))
     return JSONResponse(page)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import HTTPConnection, Request
 
+from ..i18n import Message
 from ..store import accounts
 from .errors import ApiError
 
@@ -34,30 +35,30 @@ MAX_JSON_BODY = 64 * 1024
 async def json_body(request: Request, *, required: bool = True) -> dict[str, Any]:
     length = request.headers.get("content-length", "")
     if length.isdigit() and int(length) > MAX_JSON_BODY:
-        raise ApiError(413, "bad_request", f"the body is larger than {MAX_JSON_BODY // 1024} KiB")
+        raise ApiError(413, "bad_request", Message("error.body_large", n=MAX_JSON_BODY // 1024))
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_JSON_BODY:
-            raise ApiError(413, "bad_request", f"the body is larger than {MAX_JSON_BODY // 1024} KiB")
+            raise ApiError(413, "bad_request", Message("error.body_large", n=MAX_JSON_BODY // 1024))
         chunks.append(chunk)
     raw = b"".join(chunks)
     if not raw.strip():
         if required:
-            raise ApiError(400, "bad_request", "the request needs a JSON object body")
+            raise ApiError(400, "bad_request", Message("error.body_needed"))
         return {}
     # HTML forms on other sites cannot send this type without asking first (CORS), so insisting
     # on it keeps cross-site form posts (e.g. login CSRF) out
     if not request.headers.get("content-type", "").lower().startswith("application/json"):
-        raise ApiError(415, "bad_request", "send the body as Content-Type: application/json")
+        raise ApiError(415, "bad_request", Message("error.body_type"))
     try:
         body = json.loads(raw, parse_float=_number)
     except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deeply
-        raise ApiError(400, "bad_request", "the body is not valid JSON") from None
+        raise ApiError(400, "bad_request", Message("error.body_json")) from None
     if not isinstance(body, dict):
-        raise ApiError(400, "bad_request", "the body must be a JSON object")
+        raise ApiError(400, "bad_request", Message("error.body_object"))
     if not valid_text(body):
-        raise ApiError(400, "bad_request", "the body holds a lone surrogate (\\ud800–\\udfff); send valid Unicode")
+        raise ApiError(400, "bad_request", Message("error.body_surrogate"))
     return body
 
 
@@ -95,7 +96,7 @@ def client_address(conn: HTTPConnection) -> str:
 async def require_user(request: Request) -> dict[str, Any]:
     user = await current_user(request)
     if user is None:
-        raise ApiError(401, "not_logged_in", "log in or play as a guest first")
+        raise ApiError(401, "not_logged_in", Message("error.log_in_first"))
     return user
 
 
@@ -103,4 +104,4 @@ def path_int(request: Request, name: str) -> int:
     value = request.path_params[name]
     if isinstance(value, int):
         return value
-    raise ApiError(404, "not_found", f"no such {name}")
+    raise ApiError(404, "not_found", Message("error.no_such", name=name))

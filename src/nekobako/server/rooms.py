@@ -14,6 +14,7 @@ from typing import Any
 
 from ..bots import bot_names
 from ..engine import NekobakoError, get_game
+from ..i18n import Message
 from ..store import games
 from ..store.database import now
 from ..store.games import SeatRow
@@ -32,11 +33,11 @@ retry = retry_stale(lambda: ApiError(503, "busy", "the table is changing too fas
 def available_game(name: Any) -> Any:
     """The engine's game called `name`, or a 400 naming the games that exist."""
     if not isinstance(name, str):
-        raise ApiError(400, "unknown_game", "game must be a game name such as 'shutbox'")
+        raise ApiError(400, "unknown_game", Message("error.game_name"))
     try:
         return get_game(name)
     except NekobakoError as exc:
-        raise ApiError(400, "unknown_game", str(exc)) from None
+        raise ApiError(400, "unknown_game", exc.message) from None
 
 
 class Rooms:
@@ -79,15 +80,15 @@ class Rooms:
         game = available_game(body.get("game"))
         players = body.get("seats")
         if not isinstance(players, int) or isinstance(players, bool):
-            raise ApiError(400, "bad_request", "seats must be a whole number of players")
+            raise ApiError(400, "bad_request", Message("error.seats"))
         raw_options = body.get("options")
         raw_options = {} if raw_options is None else raw_options
         if not isinstance(raw_options, dict):
-            raise ApiError(400, "bad_request", "options must be an object of option names to values")
+            raise ApiError(400, "bad_request", Message("error.options_object"))
         try:
             options = game.options(raw_options, players)
         except NekobakoError as exc:
-            raise ApiError(400, "invalid_options", str(exc)) from None
+            raise ApiError(400, "invalid_options", exc.message) from None
         clock = parse_clock(body.get("clock"))
         hosted = await self.tables.db(games.hosted, user["id"], LIVE)
         if hosted >= self.limits.open_tables:
@@ -115,7 +116,7 @@ class Rooms:
             _require_open(live)
             held = live.seat_of(user["id"])
             if held is not None:
-                raise ApiError(409, "conflict", f"you already sit at seat {held}")
+                raise ApiError(409, "conflict", Message("error.already_seated", seat=held))
             index = _empty_seat(live, seat)
             seats = [replace(s) for s in live.row.seats]
             seats[index] = SeatRow(index, "human", user["id"])
@@ -129,7 +130,7 @@ class Rooms:
         async with live.lock:
             seat = live.seat_of(user["id"])
             if seat is None:
-                raise ApiError(409, "conflict", "you do not hold a seat at this table")
+                raise ApiError(409, "conflict", Message("error.not_seated"))
             if live.row.status == "open":
                 seats = [replace(s) for s in live.row.seats]
                 seats[seat] = SeatRow(seat)
@@ -151,13 +152,13 @@ class Rooms:
         level = body.get("level")
         levels = bot_names(live.row.game)
         if level not in bot_names():
-            raise ApiError(400, "bad_request", f"bot level must be one of: {', '.join(levels)}")
+            raise ApiError(400, "bad_request", Message("error.bot_level", levels=list(levels)))
         if level not in levels:
-            message = f"{level} bots do not play {live.row.game}; choose one of: {', '.join(levels)}"
+            message = Message("error.bot_game", level=level, game=Message(f"game.{live.row.game}"), levels=list(levels))
             raise ApiError(409, "conflict", message)
         fill = body.get("fill", False)
         if not isinstance(fill, bool):
-            raise ApiError(400, "bad_request", "fill must be true or false")
+            raise ApiError(400, "bad_request", Message("error.fill"))
         async with live.lock:
             _require_host(live, user)
             _require_open(live)
@@ -167,7 +168,7 @@ class Rooms:
             if fill:
                 targets = [s.seat for s in seats if s.kind == "empty"]
                 if not targets:
-                    raise ApiError(409, "conflict", "every seat is taken")
+                    raise ApiError(409, "conflict", Message("error.all_taken"))
             else:
                 targets = [_empty_seat(live, body.get("seat"))]
             for index in targets:
@@ -183,9 +184,9 @@ class Rooms:
             _require_host(live, user)
             _require_open(live)
             if not 0 <= seat < live.row.players:
-                raise ApiError(409, "conflict", f"this table has no seat {seat}")
+                raise ApiError(409, "conflict", Message("error.no_seat", seat=seat))
             if live.row.seats[seat].kind != "bot":
-                raise ApiError(409, "conflict", "only a bot's seat can be emptied; players leave by themselves")
+                raise ApiError(409, "conflict", Message("error.only_bot_seat"))
             seats = [replace(s) for s in live.row.seats]
             seats[seat] = SeatRow(seat)
             await self.tables.persist(live, seat_rows=seats)
@@ -200,7 +201,7 @@ class Rooms:
             _require_open(live)
             empty = [s.seat for s in live.row.seats if s.kind == "empty"]
             if empty:
-                raise ApiError(409, "conflict", f"seat {empty[0]} is empty; invite a player or add a bot")
+                raise ApiError(409, "conflict", Message("error.seat_empty", seat=empty[0]))
             row = live.row
             state = get_game(row.game).new_game(row.players, row.options)
             tracker = ChoiceTracker(row.players)
@@ -230,19 +231,19 @@ class Rooms:
         mine = sum(1 for host in strong.values() if host == user["id"])
         if mine >= self.limits.strong_bot_tables:
             limit = self.limits.strong_bot_tables
-            raise ApiError(429, "quota", f"you already run {mine} tables with searching bots (at most {limit})")
+            raise ApiError(429, "quota", Message("error.quota_mine", n=mine, limit=limit))
         if len(strong) >= self.limits.server_strong_bot_tables:
-            raise ApiError(429, "quota", "the server runs as many tables with searching bots as it can; try greedy")
+            raise ApiError(429, "quota", Message("error.quota_server"))
 
 
 def _require_open(live: LiveTable) -> None:
     if live.row.status != "open":
-        raise ApiError(409, "conflict", f"the table is {live.row.status}, not open")
+        raise ApiError(409, "conflict", Message("error.not_open", status=Message(f"lobby.status.{live.row.status}")))
 
 
 def _require_host(live: LiveTable, user: dict[str, Any]) -> None:
     if live.row.host_id != user["id"]:
-        raise ApiError(403, "forbidden", "only the table's host may do that")
+        raise ApiError(403, "forbidden", Message("error.host_only"))
 
 
 def _empty_seat(live: LiveTable, seat: Any) -> int:
@@ -250,11 +251,11 @@ def _empty_seat(live: LiveTable, seat: Any) -> int:
         for row in live.row.seats:
             if row.kind == "empty":
                 return row.seat
-        raise ApiError(409, "conflict", "the table is full")
+        raise ApiError(409, "conflict", Message("error.full"))
     if not isinstance(seat, int) or isinstance(seat, bool):
-        raise ApiError(400, "bad_request", f"seat must be a number from 0 to {live.row.players - 1}")
+        raise ApiError(400, "bad_request", Message("error.seat_number", last=live.row.players - 1))
     if not 0 <= seat < live.row.players:
-        raise ApiError(409, "conflict", f"this table has no seat {seat}; seats go from 0 to {live.row.players - 1}")
+        raise ApiError(409, "conflict", Message("error.seat_range", seat=seat, last=live.row.players - 1))
     if live.row.seats[seat].kind != "empty":
-        raise ApiError(409, "conflict", f"seat {seat} is taken")
+        raise ApiError(409, "conflict", Message("error.seat_taken", seat=seat))
     return seat

@@ -24,6 +24,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import Engine
 
+from ..i18n import Message
 from ..store import accounts, games
 from ..store.games import NoticeRow, SeatRow, StaleCopy
 from .choices import ChoiceTracker
@@ -159,7 +160,7 @@ class Tables:
         if live is not None:
             return live
         if not 0 < table_id <= MAX_TABLE_ID:  # the database would refuse such a number with an error
-            raise ApiError(404, "not_found", f"there is no table {table_id}")
+            raise ApiError(404, "not_found", Message("error.no_table", id=table_id))
         async with self._loading:
             live = self.live.get(table_id)
             if live is None:
@@ -203,7 +204,7 @@ class Tables:
     async def _load(self, table_id: int) -> LiveTable:
         row = await self.db(games.load_table, table_id)
         if row is None:
-            raise ApiError(404, "not_found", f"there is no table {table_id}")
+            raise ApiError(404, "not_found", Message("error.no_table", id=table_id))
         user_ids = [s.user_id for s in row.seats if s.user_id is not None]
         if row.host_id is not None:
             user_ids.append(row.host_id)
@@ -279,7 +280,7 @@ class Tables:
             await self.reload(live)
         except Exception:
             log.warning("table %s: the database is still unreachable", live.id)
-            raise Refusal("unavailable", "the server cannot reach its database; try again in a moment") from None
+            raise Refusal("unavailable", Message("error.unavailable")) from None
 
     # -- changing a table ----------------------------------------------------------------------
     async def persist(
@@ -348,5 +349,5 @@ class Tables:
                 "the table shows the truth as soon as it is back",
             ) from None
         if live.row.seq < stored_seq:
-            raise Refusal("unavailable", "the server could not store the action; nothing changed, try again")
+            raise Refusal("unavailable", Message("error.not_stored"))
         log.warning("table %s: the action was stored although its commit reported a failure", live.id)

@@ -25,6 +25,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from ..engine import Action
+from ..i18n import Message
 from .errors import ApiError
 from .seat_bots import SEARCHING_LEVELS, SeatBots
 from .settings import Settings
@@ -77,7 +78,7 @@ class Workers:
     async def hash(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a password hash or check; 503 when too many are waiting already."""
         if self._hash_slots.locked():
-            message = "the server is busy checking passwords; try again in a moment"
+            message = Message("error.busy_hashing")
             raise ApiError(503, "busy", message, {"Retry-After": "2"})
         async with self._hash_slots:
             return await self._run(self.hashing, fn, *args)

@@ -1,16 +1,19 @@
 // The server's REST API (docs/protocol.md), one small function per endpoint. Every call sends the
-// session cookie; a refused request throws an ApiError carrying the server's own words.
+// session cookie and the page's language (Accept-Language); a refused request throws an ApiError
+// whose message is the server's reason worded from its key and params in the page's language.
+import { lang, say, t } from "./i18n.js";
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, key = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.key = key; // the catalogue key of the reason (error.*, engine.*, <game>.*), when the server sent one
   }
 }
 
 async function call(method, path, body) {
-  const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json", "Accept-Language": lang } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -19,7 +22,7 @@ async function call(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch (err) {
-    throw new ApiError(0, "network", String(err.message || err));
+    throw new ApiError(0, "network", t("app.network", { detail: String(err.message || err) }));
   }
   let data = null;
   const text = await response.text();
@@ -31,8 +34,8 @@ async function call(method, path, body) {
     }
   }
   if (!response.ok) {
-    const message = data?.error || `${response.status} ${response.statusText}`;
-    throw new ApiError(response.status, data?.code || "error", message);
+    const message = say(data) || data?.error || `${response.status} ${response.statusText}`;
+    throw new ApiError(response.status, data?.code || "error", message, data?.key ?? null);
   }
   return data;
 }

@@ -443,9 +443,10 @@ export function mount(root) {
         toast(t("lobby.created", { id: table.id }));
         location.hash = `#/table/${table.id}`;
       } catch (err) {
-        toast(err.message, "error");
+        // said once: beside the form when it is there (an option error), else as a toast
         const box = createBox.querySelector(".form-error");
         if (box) box.textContent = err.message;
+        else toast(err.message, "error");
       }
     }
 

@@ -3,7 +3,7 @@
 import * as api from "./api.js";
 import { loadGame } from "./games/index.js";
 import { announce, h, patch, replaceKeepingFocus, toast } from "./dom.js";
-import { joinNames, onLangChange, pick, t } from "./i18n.js";
+import { CLOSE, joinNames, onLangChange, pick, say, t } from "./i18n.js";
 import { currentUser, onUserChange } from "./session.js";
 import { phaseSection, rulesButton } from "./rules.js";
 import { clockText, formatDuration, seatLabel, seatName, seatNames, statusLabel } from "./tables.js";
@@ -84,17 +84,17 @@ export function mount(root, { id }) {
     },
     refused(msg) {
       if (msg.code?.startsWith("chat_")) {
-        toast(msg.reason, "error");
+        toast(say(msg) || msg.reason, "error");
         return;
       }
       dispatch({ type: "refused" });
-      toast(t("table.rejected", { reason: msg.reason }), "error");
+      toast(t("table.rejected", { reason: say(msg) || msg.reason }), "error");
       if (msg.code === "stale" || msg.code === "not_your_turn") socket.sync(); // our picture was old
       render();
     },
     status(connected, code) {
       dispatch({ type: "connection", connected });
-      if (!connected && code !== 4404 && !state.table) {
+      if (!connected && code !== CLOSE.NO_TABLE && !state.table) {
         // never connected: ask the REST API whether the table exists at all
         api.table(id).catch((err) => {
           if (err.status === 404) {
@@ -103,7 +103,7 @@ export function mount(root, { id }) {
           }
         });
       }
-      if (!connected && code === 4404) {
+      if (!connected && code === CLOSE.NO_TABLE) {
         showNotFound();
         return;
       }

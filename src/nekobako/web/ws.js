@@ -28,6 +28,8 @@ if (opened && typeof WebSocket === "function") {
   }, 15000);
 }
 
+import { CLOSE } from "./i18n.js";
+
 export class TableSocket {
   // handlers: {state(msg), refused(msg), chat(msg), chat_history(msg), rematch(msg), status(connected: bool)}
   constructor(tableId, handlers) {
@@ -82,7 +84,7 @@ export class TableSocket {
       clearInterval(this.pingTimer);
       if (this.socket !== socket) return;
       this.handlers.status?.(false, event.code);
-      if (this.closed || event.code === 4404 || event.code === 4403) return;
+      if (this.closed || event.code === CLOSE.NO_TABLE || event.code === CLOSE.FOREIGN_ORIGIN) return;
       const delay = Math.min(8000, 300 * 2 ** this.retry++);
       setTimeout(() => this.connect(), delay);
     };

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...engine import MalformedAction, check_text, is_number
+from ...i18n import Message
 from .layouts import COLOURS
 
 MAX_NUMBER = 9
@@ -127,8 +128,9 @@ _COLOUR_INDEX = {name: i for i, name in enumerate(COLOURS)}
 
 
 def _number(word: str, what: str, low: int = 1, high: int = MAX_NUMBER) -> int:
+    """`what`: `card`, `prediction`, `seat` or `centre` (the key `catbox.notation.<what>`)."""
     if not is_number(word) or not (low <= int(word) <= high):
-        raise MalformedAction(f"{what} must be a number from {low} to {high}, not {word!r}")
+        raise MalformedAction(Message(f"catbox.notation.{what}", low=low, high=high, word=word))
     return int(word)
 
 
@@ -138,22 +140,22 @@ def parse_action(text: str) -> CatboxAction:
     verb, args = words[0].lower(), words[1:]
     if verb == "play":
         if len(args) != 2:
-            raise MalformedAction("write a play as 'play NUMBER COLOUR', e.g. 'play 7 red'")
+            raise MalformedAction(Message("catbox.notation.play"))
         colour = _COLOUR_INDEX.get(args[1].lower())
         if colour is None:
-            raise MalformedAction(f"unknown colour {args[1]!r}; colours: {', '.join(COLOURS)}")
-        return PLAYS[_number(args[0], "a card")][colour]
+            raise MalformedAction(Message("catbox.notation.colour", word=args[1], colours=list(COLOURS)))
+        return PLAYS[_number(args[0], "card")][colour]
     if verb in ("discard", "predict", "start"):
         if len(args) != 1:
-            raise MalformedAction(f"write '{verb} NUMBER'")
+            raise MalformedAction(Message("catbox.notation.verb_number", verb=verb))
         if verb == "discard":
-            return DISCARDS[_number(args[0], "a card")]
+            return DISCARDS[_number(args[0], "card")]
         if verb == "predict":
-            return PREDICTS[_number(args[0], "a prediction")]
-        return Start(_number(args[0], "the start seat", 0, 4))
+            return PREDICTS[_number(args[0], "prediction")]
+        return Start(_number(args[0], "seat", 0, 4))
     if verb == "deal":
         return _parse_deal(text)
-    raise MalformedAction(f"unknown action {words[0]!r}; actions: play, discard, predict (chance: start, deal)")
+    raise MalformedAction(Message("catbox.notation.unknown", word=words[0]))
 
 
 def _parse_deal(text: str) -> Deal:
@@ -164,15 +166,15 @@ def _parse_deal(text: str) -> Deal:
     for part in body.split("|"):
         words = part.split()
         if words and words[0].lower() in ("reveal", "hidden"):
-            cards = tuple(_number(w, "a centre card") for w in words[1:])
+            cards = tuple(_number(w, "centre") for w in words[1:])
             if words[0].lower() == "reveal":
                 reveal = cards
             else:
                 hidden = cards
         elif reveal is not None or hidden is not None:
-            raise MalformedAction("in a deal, the hands come before 'reveal' and 'hidden'")
+            raise MalformedAction(Message("catbox.notation.deal_order"))
         else:
-            hands.append(tuple(_number(w, "a card") for w in words))
+            hands.append(tuple(_number(w, "card") for w in words))
     if (reveal is None) != (hidden is None):
-        raise MalformedAction("a 2-player deal ends with '| reveal a b c | hidden d e'")
+        raise MalformedAction(Message("catbox.refusal.deal_centre"))
     return Deal(tuple(hands), reveal or (), hidden or ())

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ...engine import Game, InvalidOptions, Options, OptionSpec, SearchHints
+from ...i18n import Message
 from .actions import CatboxAction, parse_action
 from .board import table_for
 from .determinize import determinizer
@@ -43,15 +44,7 @@ class CatboxGame(Game[CatboxAction, CatboxState]):
     def check_options(self, options: Options, players: int) -> None:
         side = options["side"]
         if side not in SETUPS[players].sides:
-            if players == 2:
-                raise InvalidOptions(
-                    "The purple side cannot be used at 2 players: the 2-player rules use the white board. "
-                    "/ 2人プレイでは紫の面は使えません（白の面を使います）。"
-                )
-            raise InvalidOptions(
-                "The white side cannot be used at 5 players: 5 players always use the purple board. "
-                "/ 5人プレイでは白の面は使えません（紫の面を使います）。"
-            )
+            raise InvalidOptions(Message("catbox.options.purple_at_2" if players == 2 else "catbox.options.white_at_5"))
 
     def new_initial_state(self, players: int, options: Options) -> CatboxState:
         return CatboxState(self, players, options, table_for(players, options["side"]))

@@ -17,9 +17,10 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from ...engine import CHANCE, Event, FrozenData, IllegalAction, MalformedAction, Options, Record, State
+from ...i18n import Message
 from .actions import DISCARDS, CatboxAction, Deal, Discard, Play, Predict, Start
 from .board import DISCARDS_BY_MASK, NIBBLE, PLAYS_BY_MASK, Table, unpack
-from .layouts import COLOURS, COLOURS_JA, COPIES, RED
+from .layouts import COLOURS, COPIES, RED
 from .phases import DEAL, DISCARD, OVER, PHASE_NAMES, PLAY, PREDICT, START, trick_strength
 from .scoring import final_winners, score_round
 from .view import LastTrick, RoundEnd, Shown, private_view, reveal
@@ -34,8 +35,13 @@ _SEAT = tuple((s,) for s in range(5))
 _RED_PLAYS, _BLUE_PLAYS, _YELLOW_PLAYS, _GREEN_PLAYS = PLAYS_BY_MASK
 
 
-def _illegal(en: str, ja: str) -> IllegalAction:
-    return IllegalAction(f"{en} / {ja}")
+def _illegal(key: str, **params: Any) -> IllegalAction:
+    """A refusal worded in messages.po (`catbox.refusal.*`), addressed to the seat that tried."""
+    return IllegalAction(Message(f"catbox.refusal.{key}", **params))
+
+
+def _colour(colour: int) -> Message:
+    return Message(f"catbox.colour.{COLOURS[colour]}")
 
 
 class CatboxState(State[CatboxAction]):
@@ -182,7 +188,7 @@ class CatboxState(State[CatboxAction]):
         if self.phase == START:
             return Start(rng.randrange(self.players))
         if self.phase != DEAL:
-            raise IllegalAction("chance is not to move")
+            raise IllegalAction(Message("engine.refusal.chance_not_to_move"))
         setup = self.table.setup
         deck = list(self.table.deck_cards)
         rng.shuffle(deck)
@@ -205,23 +211,23 @@ class CatboxState(State[CatboxAction]):
         elif kind is Start:
             self._start(seat, action)  # type: ignore[arg-type]
         else:
-            raise MalformedAction(f"{action!r} is not a Cat in the Box action / {action!r}は行動ではありません")
+            raise MalformedAction.not_an_action("catbox", action)
 
     def _event(self, kind: str, seat: int | None = None, **data: Any) -> None:
         self.events.append(Event(kind, seat, data, len(self.history)))
 
     def _start(self, seat: int, action: Start) -> None:
         if seat != CHANCE or self.phase != START:
-            raise IllegalAction("the start player is drawn by chance, once, before round 1")
+            raise _illegal("start_once")
         if not 0 <= action.seat < self.players:
-            raise IllegalAction(f"there is no seat {action.seat} at a {self.players}-player table")
+            raise IllegalAction(Message("engine.refusal.start_seat", last=self.players - 1))
         self.start = action.seat
         self.phase = DEAL
         self.history.append((CHANCE, action))
 
     def _deal(self, seat: int, deal: Deal) -> None:
         if seat != CHANCE or self.phase != DEAL:
-            raise IllegalAction("cards are dealt by chance at the start of a round")
+            raise _illegal("deal_now")
         table = self.table
         _check_deal(table, self.players, deal)
         self._clear_round()
@@ -244,12 +250,12 @@ class CatboxState(State[CatboxAction]):
 
     def _discard(self, seat: int, action: Discard) -> None:
         if self.phase != DISCARD or seat not in self.to_move_:
-            raise _illegal("you cannot discard now", "今は伏せられません")
+            raise _illegal("no_discard")
         n = action.number
         shift = NIBBLE * n
         hand = self.hands[seat]
         if not hand >> shift & 15:
-            raise _illegal(f"you have no {n} in hand", f"手札に{n}がありません")
+            raise _illegal("not_in_hand", number=n)
         hand -= 1 << shift
         self.hands[seat] = hand
         if not hand >> shift & 15:
@@ -269,10 +275,9 @@ class CatboxState(State[CatboxAction]):
 
     def _predict(self, seat: int, action: Predict) -> None:
         if self.phase != PREDICT or seat != self.current:
-            raise _illegal("it is not your turn to predict", "あなたの予測の番ではありません")
+            raise _illegal("not_your_prediction")
         if action not in self.table.predicts:
-            values = ", ".join(str(p.value) for p in self.table.predicts)
-            raise _illegal(f"predict one of {values}", f"予測は {values} から選んでください")
+            raise _illegal("predict_one_of", values=[p.value for p in self.table.predicts])
         self.predictions[seat] = action.value
         self.history.append((seat, action))
         nxt = (seat + 1) % self.players
@@ -291,27 +296,21 @@ class CatboxState(State[CatboxAction]):
 
     def _play(self, seat: int, action: Play) -> None:
         if self.phase != PLAY or seat != self.current:
-            raise _illegal("it is not your turn to play", "あなたの手番ではありません")
+            raise _illegal("not_your_play")
         n, colour = action.number, action.colour
         shift = NIBBLE * n
         hand = self.hands[seat]
         if not hand >> shift & 15:
-            raise _illegal(f"you have no {n} in hand", f"手札に{n}がありません")
+            raise _illegal("not_in_hand", number=n)
         taken = self.taken
         if taken[colour] >> n & 1:
-            raise _illegal(f"the {COLOURS[colour]} {n} cell is not empty", f"{COLOURS_JA[colour]}の{n}は埋まっています")
+            raise _illegal("cell_taken", colour=_colour(colour), number=n)
         xs = self.xs[seat]
         if not xs >> colour & 1:
-            raise _illegal(
-                f"your {COLOURS[colour]} X is uncovered: you cannot declare {COLOURS[colour]} this round",
-                f"{COLOURS_JA[colour]}は✕なので、このラウンドは宣言できません",
-            )
+            raise _illegal("x_uncovered", colour=_colour(colour))
         trick = self.trick
         if colour == RED and not trick and not self.red_broken and self._non_red_play(seat):
-            raise _illegal(
-                "you may not lead red before red is broken while you have another legal play",
-                "赤がまだ使われておらず他に出せるカードがあるので、赤でリードできません",
-            )
+            raise _illegal("red_not_broken")
         # The play is legal: commit it.
         hand -= 1 << shift
         self.hands[seat] = hand
@@ -458,17 +457,17 @@ def _check_deal(table: Table, players: int, deal: Deal) -> None:
     """A forced deal must be one the deck could produce (§1 counts, §8 centre)."""
     setup = table.setup
     if len(deal.hands) != players:
-        raise IllegalAction(f"a deal at {players} players has {players} hands, not {len(deal.hands)}")
+        raise _illegal("deal_hands", players=players, n=len(deal.hands))
     for s, cards in enumerate(deal.hands):
         if len(cards) != setup.dealt:
-            raise IllegalAction(f"hand {s} has {len(cards)} cards; each player is dealt {setup.dealt}")
+            raise _illegal("deal_hand_size", hand=s, n=len(cards), dealt=setup.dealt)
     if len(deal.reveal) != setup.reveal or len(deal.hidden) != setup.centre - setup.reveal:
         if setup.centre:
-            raise IllegalAction("a 2-player deal ends with '| reveal a b c | hidden d e' (5 centre cards)")
-        raise IllegalAction(f"there are no centre cards at {players} players")
+            raise _illegal("deal_centre")
+        raise _illegal("deal_no_centre", players=players)
     every = [n for hand in deal.hands for n in hand] + list(deal.reveal) + list(deal.hidden)
     if any(n > setup.numbers for n in every):
-        raise IllegalAction(f"at {players} players the cards are 1–{setup.numbers}")
+        raise _illegal("deal_numbers", players=players, high=setup.numbers)
     wrong = [n for n in range(1, setup.numbers + 1) if every.count(n) != COPIES]
     if wrong:
-        raise IllegalAction(f"the deck has {COPIES} of each card; this deal has a wrong count of {wrong}")
+        raise _illegal("deal_counts", copies=COPIES, wrong=wrong)

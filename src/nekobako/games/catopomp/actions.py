@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from ...engine import MalformedAction, check_text, is_number
+from ...i18n import Message
 from .cards import CATLETON, MAX_NUMBER, MITCH, card_text, parse_card
 
 # action kinds (dispatch codes)
@@ -129,7 +130,7 @@ class Play(Action):
     dice_value: int
     hell: bool
     mitch_as: int
-    problem: str | None
+    problem: Message | None
     rank: int
     size: int
     spare: int
@@ -151,11 +152,11 @@ class Play(Action):
             table_cards.sort()
         table_mitches = table_cards.count(MITCH)
         if mitch_as > table_mitches:
-            raise MalformedAction("more M= than Mitch cards")
+            raise MalformedAction(Message("catopomp.notation.mitch_count"))
         if mitch_as and not boosted:
-            raise MalformedAction("Mitch counts as a number (M=…) only in a play with a dice boost")
+            raise MalformedAction(Message("catopomp.notation.mitch_boost"))
         if len(dice) + (1 if spare else 0) > 2:
-            raise MalformedAction("a dice boost uses one or two dice")
+            raise MalformedAction(Message("catopomp.notation.boost_dice"))
         values = (
             [c for c in table_cards if c <= MAX_NUMBER]
             + [0] * (table_mitches - mitch_as + table_cards.count(CATLETON))
@@ -169,13 +170,13 @@ class Play(Action):
         problem = None
         combo = None
         if swap and not catletons:
-            problem = "a swap needs a Cat-leton (C) in the play"
+            problem = Message("catopomp.refusal.swap_needs_catleton")
         elif swap and hell:
-            problem = "Cat-leton may be swapped only in a play from the hand"
+            problem = Message("catopomp.refusal.swap_from_hand")
         elif not cards:
-            problem = "dice cannot be played alone: add at least one card"
+            problem = Message("catopomp.refusal.dice_alone")
         elif size > 4:
-            problem = "a play has at most 4 cards"
+            problem = Message("catopomp.refusal.at_most_4")
         elif size == 1:
             combo = SINGLE
         elif values[0] == values[-1]:
@@ -183,7 +184,7 @@ class Play(Action):
         elif all(values[i + 1] == values[i] + 1 for i in range(size - 1)):
             combo = RUN
         else:
-            problem = "-".join(map(str, values)) + " is neither a run nor a set"
+            problem = Message("catopomp.refusal.not_a_combination", values="-".join(map(str, values)))
         rank = values[-1] if values else 0
         words = ["hell" if hell else "play"]
         words += [str(n) for n in numbers]
@@ -259,14 +260,14 @@ _MITCH_AS = re.compile(r"[Mm]=([0-9]+)")
 def _face(word: str) -> int:
     if is_number(word) and 1 <= int(word) <= 6:
         return int(word)
-    raise MalformedAction(f"{word!r} is not a die face (1–6)")
+    raise MalformedAction(Message("catopomp.notation.face", word=word))
 
 
 def _one_card(words: list[str], what: str) -> int:
     if len(words) != 2:
-        raise MalformedAction(f"write {what} followed by one card, e.g. '{what} 7'")
+        raise MalformedAction(Message("catopomp.notation.one_card", verb=what))
     if is_number(words[1]) and int(words[1]) == 0:
-        raise MalformedAction("there is no card 0; write M (Mdm Mitch) or C (Cat-leton)")
+        raise MalformedAction(Message("catopomp.notation.card_0"))
     return parse_card(words[1])
 
 
@@ -325,11 +326,11 @@ def _parse(text: str) -> Action:
         return DISCARDS[_one_card(words, "discard")]
     if head == "spare":
         if len(words) != 2:
-            raise MalformedAction("write 'spare F' with the face F (1–6) of your spare die")
+            raise MalformedAction(Message("catopomp.notation.spare"))
         return SPARES[_face(words[1])]
     if head == "start":
         if len(words) != 2 or not is_number(words[1]) or int(words[1]) >= len(STARTS):
-            raise MalformedAction("write 'start N' with the seat number N of the first start player")
+            raise MalformedAction(Message("catopomp.notation.start"))
         return STARTS[int(words[1])]
     if head == "dice":
         return roll(tuple(_face(w) for w in words[1:]))
@@ -341,9 +342,7 @@ def _parse(text: str) -> Action:
             else:
                 hands[-1].append(parse_card(word))
         return Deal(tuple(tuple(h) for h in hands))
-    raise MalformedAction(
-        f"cannot read {text!r}; actions are: play …, hell …, bury N, pass, give N, discard N, keep, spare F"
-    )
+    raise MalformedAction(Message("catopomp.notation.unknown", text=text))
 
 
 def _parse_play(hell: bool, words: list[str]) -> Play:
@@ -358,7 +357,7 @@ def _parse_play(hell: bool, words: list[str]) -> Play:
         word = words[i]
         if word.lower() == "swap":
             if swap or i + 1 >= len(words):
-                raise MalformedAction("write one 'swap N' with your hell card N (a number, M, M=4 or C)")
+                raise MalformedAction(Message("catopomp.notation.swap"))
             card = words[i + 1]
             if (m := _MITCH_AS.fullmatch(card)) is not None:
                 swap = MITCH
@@ -370,27 +369,26 @@ def _parse_play(hell: bool, words: list[str]) -> Play:
         if word.startswith("+"):
             match = _DICE.fullmatch(word)
             if boosted or not match or not (match.group(1) or match.group(2)):
-                raise MalformedAction(f"{word!r}: a dice boost is written +d5, +d2+3, +s4 or +s4+d2, once per play")
+                raise MalformedAction(Message("catopomp.notation.boost", word=word))
             boosted = True
             spare = int(match.group(1) or 0)
             dice = tuple(sorted(int(g) for g in match.group(2, 3) if g))
             if spare and len(dice) > 1:
-                raise MalformedAction("a dice boost uses one or two dice")
+                raise MalformedAction(Message("catopomp.notation.boost_dice"))
         elif (m := _MITCH_AS.fullmatch(word)) is not None:
             cards.append(MITCH)
             mitch_values.append(int(m.group(1)))
         else:
             if is_number(word) and int(word) == 0:
-                raise MalformedAction("there is no card 0; write M (Mdm Mitch) or C (Cat-leton)")
+                raise MalformedAction(Message("catopomp.notation.card_0"))
             cards.append(parse_card(word))
         i += 1
     if not cards and not boosted:
-        raise MalformedAction("a play needs at least one card")
+        raise MalformedAction(Message("catopomp.notation.no_cards"))
     dice_value = sum(dice) + spare
     for value in mitch_values:
         if value != dice_value:
-            shown = dice_value or "no dice"
-            raise MalformedAction(f"M={value}: Mitch may count only as the dice card's number ({shown})")
+            raise MalformedAction(Message("catopomp.notation.mitch_value", value=value, dice=dice_value or None))
     cards.sort()
     key = (hell, tuple(cards), len(mitch_values), dice, spare, swap)
     # Parsing never grows the intern table: text from outside (a record, a client) must not be

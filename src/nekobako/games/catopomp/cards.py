@@ -8,6 +8,7 @@ in the game has `SLOTS` entries (index 0 is unused: there is no plain 0 card).
 from __future__ import annotations
 
 from ...engine import MalformedAction, is_number
+from ...i18n import Message
 
 MAX_NUMBER = 20
 MITCH = 21
@@ -34,7 +35,7 @@ def parse_card(word: str) -> int:
         return card
     if is_number(word) and 1 <= int(word) <= MAX_NUMBER:
         return int(word)
-    raise MalformedAction(f"{word!r} is not a card (a number 1–{MAX_NUMBER}, M or C)")
+    raise MalformedAction(Message("catopomp.notation.card", word=word, high=MAX_NUMBER))
 
 
 _FROM_JSON: dict[object, int] = {n: n for n in range(1, MAX_NUMBER + 1)} | {"M": MITCH, "C": CATLETON}
@@ -47,11 +48,11 @@ def card_from_json(value: object) -> int:
         if found is not None:
             return found
     if isinstance(value, bool):
-        raise MalformedAction(f"{value!r} is not a card")
+        raise MalformedAction(Message("catopomp.notation.card", word=repr(value), high=MAX_NUMBER))
     if isinstance(value, int):
         value = str(value)
     if not isinstance(value, str):
-        raise MalformedAction(f"{value!r} is not a card")
+        raise MalformedAction(Message("catopomp.notation.card", word=repr(value), high=MAX_NUMBER))
     return parse_card(value)
 
 

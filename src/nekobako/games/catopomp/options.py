@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 from ...engine import InvalidOptions, Options, OptionSpec
+from ...i18n import Message
 from .cards import CATLETON, MAX_NUMBER, MITCH, SLOTS
 
 DEFAULT_DECK: tuple[tuple[int, int], ...] = tuple((n, 4) for n in range(1, 13))
@@ -21,30 +22,16 @@ MAX_COPIES = 8
 MAX_DECK_TEXT = 200  # longer than any real deck; refused before it is read
 
 
-def _bi(en: str, ja: str) -> str:
-    return f"{en} / {ja}"
-
-
 def parse_deck(raw: Any) -> tuple[tuple[int, int], ...]:
     """A deck is a list of (number, copies). Text forms: `1-12x4`, `1:4,2:4,5-9x2`."""
     pairs: list[tuple[int, int]] = []
     if isinstance(raw, str):
         if len(raw) > MAX_DECK_TEXT:
-            raise InvalidOptions(
-                _bi(
-                    f"option 'deck': at most {MAX_DECK_TEXT} characters of text",
-                    f"デッキ指定は{MAX_DECK_TEXT}文字までです",
-                )
-            )
+            raise InvalidOptions(Message("catopomp.options.deck_long", n=MAX_DECK_TEXT))
         for part in raw.replace(" ", "").split(","):
             match = re.fullmatch(r"(\d+)(?:-(\d+))?[x:](\d+)", part)
             if not match:
-                raise InvalidOptions(
-                    _bi(
-                        f"option 'deck': cannot read {part[:40]!r}; write e.g. 1-12x4 or 1:4,2:4",
-                        f"デッキ指定 {part[:40]!r} を読めません（例: 1-12x4）",
-                    )
-                )
+                raise InvalidOptions(Message("catopomp.options.deck_unreadable", part=part[:40]))
             lo = int(match.group(1))
             hi = int(match.group(2) or lo)
             _check_number(lo)  # bounds first: a range is expanded only once it is known to be small
@@ -57,31 +44,21 @@ def parse_deck(raw: Any) -> tuple[tuple[int, int], ...]:
                 or len(item) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in item)
             ):
-                raise InvalidOptions(
-                    _bi(
-                        f"option 'deck': {item!r} is not a [number, copies] pair",
-                        f"デッキの {item!r} は [数字, 枚数] ではありません",
-                    )
-                )
+                raise InvalidOptions(Message("catopomp.options.deck_pair", item=repr(item)))
             pairs.append((item[0], item[1]))
     else:
-        raise InvalidOptions(_bi("option 'deck' must be a list of [number, copies]", "デッキは[数字,枚数]のリスト"))
+        raise InvalidOptions(Message("catopomp.options.deck_list"))
     seen: set[int] = set()
     for number, copies in pairs:
         _check_number(number)
         if not 1 <= copies <= MAX_COPIES:
             shown = _short(copies)
-            raise InvalidOptions(
-                _bi(
-                    f"option 'deck': 1 to {MAX_COPIES} copies of a number, not {shown}",
-                    f"各数字の枚数は1〜{MAX_COPIES}枚です（{shown}は不可）",
-                )
-            )
+            raise InvalidOptions(Message("catopomp.options.deck_copies", high=MAX_COPIES, value=shown))
         if number in seen:
-            raise InvalidOptions(_bi(f"option 'deck': number {number} is listed twice", f"数字{number}が重複"))
+            raise InvalidOptions(Message("catopomp.options.deck_twice", number=number))
         seen.add(number)
     if len(pairs) < 2:
-        raise InvalidOptions(_bi("option 'deck' needs at least two numbers", "デッキには2種類以上の数字が必要です"))
+        raise InvalidOptions(Message("catopomp.options.deck_two"))
     return tuple(sorted(pairs))
 
 
@@ -93,12 +70,7 @@ def _short(number: int) -> str:
 def _check_number(number: int) -> None:
     if not 1 <= number <= MAX_NUMBER:
         shown = _short(number)
-        raise InvalidOptions(
-            _bi(
-                f"option 'deck': card numbers go from 1 to {MAX_NUMBER}, not {shown}",
-                f"カードの数字は1〜{MAX_NUMBER}です（{shown}は不可）",
-            )
-        )
+        raise InvalidOptions(Message("catopomp.options.deck_number", high=MAX_NUMBER, value=shown))
 
 
 OPTION_SPECS: tuple[OptionSpec, ...] = (
@@ -181,10 +153,7 @@ def check_options(options: Options, players: int) -> None:
     need = options.hand_size * players
     if need > deck:
         raise InvalidOptions(
-            _bi(
-                f"{players} hands of {options.hand_size} need {need} cards but the deck has only {deck}",
-                f"{players}人に{options.hand_size}枚ずつ配るには{need}枚必要ですが、デッキは{deck}枚です",
-            )
+            Message("catopomp.options.deck_small", players=players, size=options.hand_size, need=need, deck=deck)
         )
 
 

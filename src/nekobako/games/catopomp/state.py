@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...engine import CHANCE, Event, IllegalAction, MalformedAction, State
+from ...i18n import Message
 from . import actions as A
 from .cards import CATLETON, SLOTS, card_json, card_text
 from .combos import generate
@@ -198,20 +199,20 @@ class CatopompState(State[A.Action]):
             return A.Deal(tuple(tuple(pool[i * size : (i + 1) * size]) for i in range(self.players)))
         if phase == DICE:
             return A.roll(tuple(sorted(int(rng.random() * 6) + 1 for _ in range(self.central_dice_count()))))
-        raise IllegalAction("chance is not to move")
+        raise IllegalAction(Message("engine.refusal.chance_not_to_move"))
 
     # -- apply -------------------------------------------------------------------------------------------
     def _apply(self, seat: int, action: A.Action) -> None:
         if not isinstance(action, A.Action):
-            raise MalformedAction(f"{action!r} is not a Catopomp action / {action!r}は行動ではありません")
+            raise MalformedAction.not_an_action("catopomp", action)
         phase = self.phase
         if phase <= DICE:
             if seat != CHANCE:
-                raise IllegalAction("chance is to move (start player, deal or dice)")
+                raise IllegalAction(Message("catopomp.refusal.chance_to_move"))
             self._apply_chance(action)
         else:
             if seat == CHANCE:
-                raise IllegalAction("a player is to move, not chance / 偶然ではなくプレイヤーの番です")
+                raise IllegalAction(Message("engine.refusal.no_chance_pending"))
             legal = self.legal_actions(seat)
             if action not in legal:
                 raise IllegalAction(self._why_illegal(seat, action))
@@ -238,25 +239,25 @@ class CatopompState(State[A.Action]):
         phase = self.phase
         if phase == START:
             if action.kind != A.START:
-                raise IllegalAction("the first start player is drawn first: 'start N'")
+                raise IllegalAction(Message("catopomp.refusal.start_first"))
             if not 0 <= action.arg < self.players:  # type: ignore[attr-defined]
-                raise IllegalAction(f"there is no seat {action.arg}")  # type: ignore[attr-defined]
+                raise IllegalAction(Message("engine.refusal.start_seat", last=self.players - 1))
             self.start_player = action.arg  # type: ignore[attr-defined]
             self.phase = DEAL
             self._event("round_start", self.start_player, round=self.round)
         elif phase == DEAL:
             if action.kind != A.DEAL:
-                raise IllegalAction("the cards are dealt now: 'deal …'")
+                raise IllegalAction(Message("catopomp.refusal.deal_now"))
             self._deal(action)  # type: ignore[arg-type]
         else:
             if action.kind != A.ROLL:
-                raise IllegalAction("the central dice are rolled now: 'dice …'")
+                raise IllegalAction(Message("catopomp.refusal.dice_now"))
             faces = action.faces  # type: ignore[attr-defined]
             need = self.central_dice_count()
             if len(faces) != need:
-                raise IllegalAction(f"{need} central dice are rolled this round, not {len(faces)}")
+                raise IllegalAction(Message("catopomp.refusal.dice_count", n=need, faces=len(faces)))
             if not all(isinstance(f, int) and 1 <= f <= 6 for f in faces):
-                raise IllegalAction("dice faces go from 1 to 6")
+                raise IllegalAction(Message("catopomp.notation.face", word=str(faces)))
             for face in faces:
                 self.centre[face] += 1
             if self.spare_holders:
@@ -269,15 +270,19 @@ class CatopompState(State[A.Action]):
     def _deal(self, deal: A.Deal) -> None:
         rules = self.rules
         if len(deal.hands) != self.players:
-            raise IllegalAction(f"the deal needs {self.players} hands, not {len(deal.hands)}")
+            raise IllegalAction(Message("catopomp.refusal.deal_hands", players=self.players, n=len(deal.hands)))
         left = list(rules.deck)
         for seat, hand in enumerate(deal.hands):
             if len(hand) != rules.hand_size:
-                raise IllegalAction(f"hand {seat} has {len(hand)} cards; each hand has {rules.hand_size}")
+                raise IllegalAction(
+                    Message("catopomp.refusal.deal_hand_size", hand=seat, n=len(hand), size=rules.hand_size)
+                )
             for card in hand:
                 left[card] -= 1
                 if left[card] < 0:
-                    raise IllegalAction(f"the deck has only {rules.deck[card]} card(s) {card_text(card)}")
+                    raise IllegalAction(
+                        Message("catopomp.refusal.deal_copies", n=rules.deck[card], card=card_text(card))
+                    )
         for seat, hand in enumerate(deal.hands):
             counts = self.hands[seat]
             for card in hand:
@@ -459,34 +464,35 @@ class CatopompState(State[A.Action]):
         so a log shows the action before its consequences."""
         self.events.append(Event(kind, seat, data, len(self.history) + 1))
 
-    def _why_illegal(self, seat: int, action: A.Action) -> str:
-        """A player's explanation of why `action` is not in the legal list (slow path only)."""
+    def _why_illegal(self, seat: int, action: A.Action) -> Message:
+        """Why `action` is not in the legal list, to the seat that tried (slow path only; the
+        words are `catopomp.refusal.*` in messages.po)."""
         phase = self.phase
         if seat not in self.to_move:
-            return f"it is not seat {seat}'s turn"
+            return Message("engine.refusal.not_your_turn")
         if phase == SPARE:
-            return "choose the face of your spare die: 'spare F'"
+            return _why("choose_spare")
         if phase == BURY:
             if action.kind == A.BURY:
-                return f"you hold no {card_text(action.arg)} to bury"  # type: ignore[attr-defined]
-            return "bury one hand card in your hell area first: 'bury N'"
+                return _why("nothing_to_bury", card=card_text(action.arg))  # type: ignore[attr-defined]
+            return _why("bury_first")
         if phase == TRANSFER:
             if action.kind == A.GIVE and self.rules.casual:
-                return "casual mode: nothing is moved to other players; 'discard N' or 'keep'"
+                return _why("casual_no_give")
             if action.kind == A.DISCARD and not self.rules.casual:
-                return "discarding a hell card is only allowed in casual mode"
+                return _why("discard_casual_only")
             if action.kind == A.KEEP:
-                return "you hold 3 or more hell cards: you must give one ('give N')"
+                return _why("must_give")
             if action.kind in (A.GIVE, A.DISCARD):
-                return f"you have no hell card {card_text(action.arg)}"  # type: ignore[attr-defined]
-            return f"seat {self.transfer_to} passed: 'give N' or 'keep' (casual: 'discard N')"
+                return _why("no_hell_card", card=card_text(action.arg))  # type: ignore[attr-defined]
+            return _why("give_or_keep", who=Message("words.seat", n=self.transfer_to))
         if action.kind == A.PASS:
-            return "the table is empty: the leader must play"
+            return _why("leader_must_play")
         if action.kind != A.PLAY:
-            return f"{action} is not possible now; play a combination or pass"
+            return _why("not_now", action=str(action))
         return self._why_play_illegal(seat, action)  # type: ignore[arg-type]
 
-    def _why_play_illegal(self, seat: int, play: A.Play) -> str:
+    def _why_play_illegal(self, seat: int, play: A.Play) -> Message:
         if play.problem:
             return play.problem
         source = self.hells[seat] if play.hell else self.hands[seat]
@@ -495,27 +501,27 @@ class CatopompState(State[A.Action]):
             need[card] += 1
         for card in range(1, SLOTS):
             if need[card] > source[card]:
-                where = "hell area" if play.hell else "hand"
-                return f"your {where} does not hold {need[card]}× {card_text(card)}"
+                where = "hell_lacks" if play.hell else "hand_lacks"
+                return _why(where, n=need[card], card=card_text(card))
         if play.size > self.rules.max_size:
-            return f"at {self.players} players a play has at most {self.rules.max_size} cards"
+            return _why("max_size", players=self.players, n=self.rules.max_size)
         if play.hell and self.hand_n[seat] and play.size < 2:
-            return "while your hand is not empty, hell cards are played as 2 or more cards"
+            return _why("hell_pairs")
         if play.swap and not self.hells[seat][play.swap]:
-            return f"you have no hell card {card_text(play.swap)} to swap for"
+            return _why("no_swap_card", card=card_text(play.swap))
         if play.dice_value:
             if self.used[seat]:
-                return "you have already used your dice boost this round"
+                return _why("boost_used")
             if play.spare and self.spare[seat] != play.spare:
-                return f"you have no spare die showing {play.spare}"
+                return _why("no_spare", face=play.spare)
             centre = list(self.centre)
             for face in play.dice:
                 centre[face] -= 1
                 if centre[face] < 0:
-                    return f"the centre has no (more) die showing {face}"
+                    return _why("no_centre_die", face=face)
         if self.threshold >= play.strength:
-            return f"{play} is not stronger than {self.table}"
-        return f"{play} is not possible now"
+            return _why("not_stronger", play=str(play), table=str(self.table))
+        return _why("not_now", action=str(play))
 
     # -- copies and results ------------------------------------------------------------------------------
     def clone(self) -> CatopompState:
@@ -583,3 +589,7 @@ class CatopompState(State[A.Action]):
 
     def reveal(self) -> dict[str, Any]:
         return reveal(self)
+
+
+def _why(name: str, **params: Any) -> Message:
+    return Message(f"catopomp.refusal.{name}", **params)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ...engine import MalformedAction, check_text, is_number
+from ...i18n import Message
 
 MAX_TILE = 12
 
@@ -47,7 +48,7 @@ class Roll(_Interned):
         found = cls._cache.get(n)
         if found is None:
             if n not in (1, 2):
-                raise MalformedAction(f"one rolls 1 or 2 dice, not {n!r}")
+                raise MalformedAction(Message("shutbox.notation.roll", value=repr(n)))
             found = object.__new__(cls)
             found._init(n=n, _text="roll" if n == 2 else "roll 1")
             cls._cache[n] = found
@@ -70,11 +71,11 @@ class Dice(_Interned):
         try:
             key = tuple(sorted(faces))
         except TypeError:
-            raise MalformedAction(f"dice faces are numbers from 1 to 6, not {faces!r}") from None
+            raise MalformedAction(Message("shutbox.notation.faces", value=repr(faces))) from None
         found = cls._cache.get(key)
         if found is None:
             if len(key) not in (1, 2) or any(type(f) is not int or not 1 <= f <= 6 for f in key):
-                raise MalformedAction(f"dice are one or two faces from 1 to 6, not {faces!r}")
+                raise MalformedAction(Message("shutbox.notation.faces", value=repr(faces)))
             found = object.__new__(cls)
             found._init(faces=key, n=len(key), total=sum(key), _text="dice " + " ".join(map(str, key)))
             cls._cache[key] = found
@@ -101,7 +102,7 @@ class Shut(_Interned):
         found = cls._cache.get(mask)
         if found is None:
             if not 0 < mask < 1 << MAX_TILE:
-                raise MalformedAction("shut names at least one tile from 1 to 12")
+                raise MalformedAction(Message("shutbox.notation.shut"))
             tiles = tuple(t + 1 for t in range(MAX_TILE) if mask >> t & 1)
             found = object.__new__(cls)
             found._init(mask=mask, tiles=tiles, total=sum(tiles), _text="shut " + " ".join(map(str, tiles)))
@@ -123,7 +124,7 @@ class Start(_Interned):
         found = cls._cache.get(seat)
         if found is None:
             if type(seat) is not int or seat < 0:
-                raise MalformedAction(f"the start player is a seat number, not {seat!r}")
+                raise MalformedAction(Message("shutbox.notation.start", value=repr(seat)))
             found = object.__new__(cls)
             found._init(seat=seat, _text=f"start {seat}")
             cls._cache[seat] = found
@@ -143,18 +144,18 @@ def _tiles_mask(tiles: tuple[int, ...]) -> int:
     mask = 0
     for t in tiles:
         if type(t) is not int or not 1 <= t <= MAX_TILE:
-            raise MalformedAction(f"tiles are numbered 1 to {MAX_TILE}, not {t!r}")
+            raise MalformedAction(Message("shutbox.notation.tile", high=MAX_TILE, value=repr(t)))
         if mask >> (t - 1) & 1:
-            raise MalformedAction(f"tile {t} is named twice")
+            raise MalformedAction(Message("shutbox.notation.twice", tile=t))
         mask |= 1 << (t - 1)
     if not mask:
-        raise MalformedAction("shut names at least one tile, e.g. 'shut 2 7'")
+        raise MalformedAction(Message("shutbox.notation.shut"))
     return mask
 
 
-def _numbers(words: list[str], what: str) -> tuple[int, ...]:
+def _numbers(words: list[str]) -> tuple[int, ...]:
     if not all(map(is_number, words)):  # plain digits: int() would also take '+7', '1_0', '٣'
-        raise MalformedAction(f"{what} must be written in digits, not {' '.join(words)!r}")
+        raise MalformedAction(Message("shutbox.notation.digits", text=" ".join(words)))
     return tuple(int(w) for w in words)
 
 
@@ -167,15 +168,15 @@ def parse_action(text: str) -> Action:
             return ROLL
         if len(rest) == 1 and rest[0] in ("1", "2"):
             return Roll(int(rest[0]))
-        raise MalformedAction("write 'roll' for two dice or 'roll 1' for one die")
+        raise MalformedAction(Message("shutbox.notation.roll_text"))
     if verb == "dice":
         if len(rest) not in (1, 2):
-            raise MalformedAction("write the faces rolled: 'dice 3 4' or 'dice 5'")
-        return Dice(*_numbers(rest, "dice faces"))
+            raise MalformedAction(Message("shutbox.notation.dice_text"))
+        return Dice(*_numbers(rest))
     if verb == "shut":
-        return Shut(*_numbers(rest, "tiles"))
+        return Shut(*_numbers(rest))
     if verb == "start":
         if len(rest) != 1:
-            raise MalformedAction("write the start player's seat: 'start 0'")
-        return Start(_numbers(rest, "the seat number")[0])
-    raise MalformedAction(f"unknown action {words[0]!r}; Shut the Box knows roll, shut, dice and start")
+            raise MalformedAction(Message("shutbox.notation.start_text"))
+        return Start(_numbers(rest)[0])
+    raise MalformedAction(Message("shutbox.notation.unknown", word=words[0]))

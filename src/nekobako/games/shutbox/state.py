@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...engine import CHANCE, Event, IllegalAction, MalformedAction, NekobakoError, Options, State
+from ...i18n import Message
 from .actions import Action, Dice, Roll, Shut, Start
 from .options import ELIMINATION_AT, ROUND_LIMIT
 from .tables import (
@@ -308,72 +309,55 @@ class ShutState(State[Action]):
         return reason
 
     # -- refusals (the slow path: only when an action is not legal) --------------------------------
+    # Words in messages.po (`shutbox.refusal.*`), addressed to the seat that tried.
     def _refusal(self, seat: int, action: Any) -> NekobakoError:
         if not isinstance(action, (Roll, Shut, Dice, Start)):
-            return MalformedAction(f"{action!r} is not a Shut the Box action ／ {action!r}は行動ではありません")
-        en, ja = self._why(seat, action)
-        return IllegalAction(f"{en} ／ {ja}")
+            return MalformedAction.not_an_action("shutbox", action)
+        return IllegalAction(self._why(seat, action))
 
-    def _why(self, seat: int, action: Action) -> tuple[str, str]:
+    def _why(self, seat: int, action: Action) -> Message:
         if self._over:
-            return "the game is over", "ゲームは終了しています"
+            return Message("engine.refusal.game_over")
         if seat == CHANCE:
             if self._to_move is not CHANCE_ONLY:
-                return "no dice or draw is pending; a player is to move", "ダイスの結果を待っていません"
+                return Message("engine.refusal.no_chance_pending")
             if self._roll_n:
-                want = "two dice, e.g. 'dice 3 4'" if self._roll_n == 2 else "one die, e.g. 'dice 5'"
-                return f"{want} were rolled, not {action}", f"ダイス{self._roll_n}個の結果が必要です"
-            return f"the start player is a seat from 0 to {self.players - 1}", "スタートプレイヤーの席番号が不正です"
+                return Message("shutbox.refusal.dice_count", n=self._roll_n, action=str(action))
+            return Message("engine.refusal.start_seat", last=self.players - 1)
         if not isinstance(action, (Roll, Shut)):
-            return f"'{action}' is a chance outcome, not a player's action", f"'{action}'は偶然の結果です"
+            return Message("engine.refusal.chance_outcome", action=str(action))
         if self._to_move is CHANCE_ONLY:
-            return "waiting for a dice roll (or the start player) first", "ダイスの結果を待っています"
+            return Message("shutbox.refusal.await_roll")
         if seat not in self._to_move:
             if self._eliminated[seat]:
-                return f"seat {seat} is eliminated", f"席{seat}は脱落しています"
+                return Message("shutbox.refusal.eliminated")
             if self._penalty[seat] is not None:
-                return f"seat {seat}'s turn is over for this round", f"席{seat}はこのラウンドの手番を終えています"
-            return f"it is not seat {seat}'s turn", f"席{seat}の手番ではありません"
+                return Message("shutbox.refusal.turn_done")
+            return Message("engine.refusal.not_your_turn")
         dice = self._dice[seat]
         awaiting_shut = self._legal[seat] and type(self._legal[seat][0]) is Shut
         if type(action) is Roll:
             if awaiting_shut:
-                return (
-                    f"close tiles adding up to {dice.total if dice else '?'} before rolling again",
-                    f"先に合計{dice.total if dice else '?'}になるタイルを倒してください",
-                )
-            return (
-                f"one die may be rolled only when {self._one_die_condition()}",
-                "ダイス1個はこの条件では選べません",
-            )
+                return Message("shutbox.refusal.shut_first", total=dice.total if dice else "?")
+            return Message(f"shutbox.refusal.one_die_{self.options.one_die}")
         if not awaiting_shut:
-            return "roll the dice first", "先にダイスを振ってください"
+            return Message("shutbox.refusal.roll_first")
         assert dice is not None and isinstance(action, Shut)
         board = self.options.tiles
         mask = self._open[seat]
         for t in action.tiles:
             if t > board:
-                return f"tile {t} is not on this board (1–{board})", f"タイル{t}はこのボードにありません"
+                return Message("shutbox.refusal.no_such_tile", tile=t, tiles=board)
             if not mask >> (t - 1) & 1:
-                return f"tile {t} is already shut", f"タイル{t}はすでに倒れています"
+                return Message("shutbox.refusal.tile_shut", tile=t)
         if action.total != dice.total:
-            shown = " + ".join(map(str, action.tiles))
-            return (
-                f"{shown} = {action.total}, not the dice total {dice.total}",
-                f"合計{action.total}はダイスの{dice.total}と違います",
+            return Message(
+                "shutbox.refusal.wrong_total",
+                tiles=" + ".join(map(str, action.tiles)),
+                sum=action.total,
+                total=dice.total,
             )
-        return (
-            f"at most {self.options.max_close} tiles may be closed per roll",
-            f"1回に倒せるのは{self.options.max_close}枚までです",
-        )
-
-    def _one_die_condition(self) -> str:
-        rule = self.options.one_die
-        if rule == "max6":
-            return "every open tile is 6 or lower"
-        if rule == "sum6":
-            return "the open tiles add up to 6 or less"
-        return "never (this table always rolls two dice)"
+        return Message("shutbox.refusal.too_many_tiles", n=self.options.max_close)
 
     # -- copies --------------------------------------------------------------------------------------
     def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:

@@ -1,0 +1,70 @@
+"""The page speaks one language, the one it shows: the server's refusals (REST and WebSocket) are
+worded from their keys in the page's language, even when the browser itself prefers another, and
+an option error is said once, beside the form."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from browser_ui import enter_as_guest
+
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
+
+
+def _japanese_page(new_page):
+    """A browser that prefers English, switched to Japanese by the person."""
+    page = new_page(locale="en-US")
+    page.goto("/")
+    page.evaluate("localStorage.setItem('nekobako.lang', 'ja')")
+    page.reload()
+    page.wait_for_function("() => document.documentElement.lang === 'ja'")
+    return page
+
+
+def test_a_server_refusal_reads_in_the_pages_language(new_page):
+    page = _japanese_page(new_page)
+    page.fill("#acc-name", "nobody-here")
+    page.fill("#acc-password", "wrong password")
+    page.click("[data-testid=login-form] button[value=login]")
+    page.wait_for_selector(".toast.show.error")
+    words = page.inner_text(".toast.show.error")
+    assert "名前またはパスワードが違います" in words
+    assert "wrong" not in words.lower() and "/" not in words  # never both languages joined
+
+
+def test_an_option_error_is_said_once_beside_the_form(new_page):
+    page = _japanese_page(new_page)
+    enter_as_guest(page, "Nao")
+    page.select_option("#create-game", "catbox")
+    page.select_option("#create-seats", "2")
+    page.select_option("#opt-side", label="紫")  # purple: refused at 2 players
+    page.click("[data-testid=create-form] button[type=submit]")
+    page.wait_for_function("() => document.querySelector('.form-error').innerText.length > 0")
+    assert page.inner_text(".form-error") == "2人プレイでは紫の面は使えません（白の面を使います）。"
+    assert page.locator(".toast.show.error").count() == 0
+    assert "#/table/" not in page.url
+
+
+def test_a_websocket_refusal_is_worded_from_its_key(new_page):
+    page = _japanese_page(new_page)
+    said = page.evaluate(
+        """async () => {
+        const i18n = await import('/static/i18n.js');
+        const refused = {type: 'refused', code: 'illegal', reason: 'Tile 7 is already shut.',
+                         key: 'shutbox.refusal.tile_shut', params: {tile: 7}};
+        const reason = {key: 'engine.refusal.not_your_turn', params: {}};
+        const nested = {key: 'engine.record.refused', params: {index: 3, entry: '0: roll', reason}};
+        return [i18n.say(refused), i18n.say(nested), i18n.CLOSE.NO_TABLE, i18n.CLOSE.LOGGED_OUT];
+      }"""
+    )
+    assert said == [
+        "タイル7はすでに倒れています。",
+        "記録の3番目の行動「0: roll」は受け付けられません：あなたの番ではありません。",
+        4404,
+        4401,
+    ]

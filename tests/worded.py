@@ -1,0 +1,37 @@
+"""One check for an error a person reads: it carries the expected stable key (what a client or test
+names), and it words itself fully in English and in Japanese (no placeholder left unfilled, no
+English left in the Japanese except notation and the values it quotes)."""
+
+from __future__ import annotations
+
+import re
+
+from nekobako.engine import NekobakoError
+
+# English a Japanese reader meets as it is: the language switch's own name; names of formats, keys,
+# algorithms and protocol fields; notation (what a player types, quoted in a reason: "spare F").
+# Names of people come in through placeholders and are taken out before the check.
+NOT_TRANSLATED = {"English", "ISMCTS", "JSON", "Home", "End", "KiB", "Unicode", "ud", "udfff"}
+NOT_TRANSLATED |= {"Content", "Type", "application", "json", "kind", "none", "fill", "true", "false"}
+NOT_TRANSLATED |= {"shutbox", "greedy", "turn", "realtime", "seats", "free", "status", "actions", "options", "seed"}
+NOT_TRANSLATED |= {"play", "discard", "predict", "start", "deal", "reveal", "hidden", "red", "roll", "dice", "shut"}
+NOT_TRANSLATED |= {"hell", "bury", "pass", "give", "keep", "spare", "swap"}
+NOT_TRANSLATED |= {"action", "type", "seq", "chat", "sync", "ping", "text"}  # the WebSocket protocol's words
+
+
+def english_words(japanese: str, names: list[str] | tuple[str, ...] = ()) -> set[str]:
+    """Words of two or more Latin letters left in a Japanese text once names and the untranslated
+    words above are taken out (placeholders `{x}` too)."""
+    for name in names:
+        japanese = japanese.replace(name, "")
+    return set(re.findall(r"[A-Za-z]{2,}", re.sub(r"\{\w+\}", "", japanese))) - NOT_TRANSLATED
+
+
+def assert_worded(error: NekobakoError | BaseException, key: str) -> None:
+    assert isinstance(error, NekobakoError), error
+    assert error.code == key, f"{error.code} ({error}) is not {key}"
+    en, ja = error.text("en"), error.text("ja")
+    for text in (en, ja):
+        assert text and not re.search(r"\{\w+\}", text), text
+    assert en != ja, f"{key}: the Japanese is the English"
+    assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", ja), f"{key}: {ja!r} is not Japanese"
