@@ -29,7 +29,7 @@ class Moves:
     def __init__(self, tables: Tables):
         self.tables = tables
 
-    @retry_stale(lambda: Refusal("unavailable", "the table is too busy to take your action; try again"))
+    @retry_stale(lambda: Refusal("unavailable", Message("error.too_busy")))
     async def submit(self, live: LiveTable, seat: int, seq: int, text: str, *, by_clock: bool = False) -> None:
         """Apply `text` for `seat` as the answer to position `seq`, then the chance steps that follow.
         Raises `Refusal` (and changes nothing) when the action is stale, illegal or out of turn.
@@ -106,21 +106,17 @@ class Moves:
         values = {"deadlines": deadlines, "clock": clock}
         await self.tables.persist(live, seat_rows=seats, values=values, new_notices=[notice])
 
-    @retry_stale(lambda: ApiError(503, "busy", "the table is changing too fast; try again"))
+    @retry_stale(lambda: ApiError(503, "busy", Message("error.too_fast")))
     async def reclaim(self, live: LiveTable, user: dict[str, Any]) -> None:
         """A person a bot replaced (they left, or ran out of time too often) takes their seat back;
         their clock starts again with what their bank holds."""
         async with live.lock:
             await self.tables.settle_uncertain(live)
             if not live.running or live.state is None:
-                raise ApiError(409, "conflict", "the game is not running / ゲームは進行中ではありません")
+                raise ApiError(409, "conflict", Message("error.not_running"))
             seat = next((s.seat for s in live.row.seats if s.user_id == user["id"] and s.kind == "bot"), None)
             if seat is None:
-                raise ApiError(
-                    409,
-                    "conflict",
-                    "no bot plays a seat of yours here / ここにボットが代わりに打っているあなたの席はありません",
-                )
+                raise ApiError(409, "conflict", Message("error.no_bot_seat"))
             seats = [replace(s) for s in live.row.seats]
             seats[seat] = SeatRow(seat, "human", user["id"])
             clock = _without_missed(live.row.clock, seat)

@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from ..i18n import Message
 from ..store import rematch
 from ..store.games import SeatRow
 from .errors import ApiError
@@ -61,7 +62,7 @@ async def _finished_table(request: Request) -> tuple[Hub, LiveTable]:
     hub: Hub = request.app.state.hub
     live = await hub.tables.get_fresh(path_int(request, "table_id"))
     if live.row.status != "finished":
-        raise ApiError(409, "conflict", "a rematch is offered once the game is over / 再戦はゲーム終了後に申し込めます")
+        raise ApiError(409, "conflict", Message("error.rematch_over"))
     return hub, live
 
 
@@ -75,9 +76,7 @@ async def _answer(request: Request, accept: bool) -> JSONResponse:
     hub, live = await _finished_table(request)
     players = players_of(live)
     if user["id"] not in players:
-        raise ApiError(
-            403, "forbidden", "only those who played may answer a rematch / 再戦に答えられるのは対戦者だけです"
-        )
+        raise ApiError(403, "forbidden", Message("error.rematch_players"))
     row = live.row
     new_table = {
         "game": row.game,

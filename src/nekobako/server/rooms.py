@@ -27,7 +27,7 @@ from .seat_bots import STRONG_LEVELS
 from .tables import LIVE, Tables, retry_stale
 
 PAGE_SIZE = (1, 100)
-retry = retry_stale(lambda: ApiError(503, "busy", "the table is changing too fast; try again"))
+retry = retry_stale(lambda: ApiError(503, "busy", Message("error.too_fast")))
 
 
 def available_game(name: Any) -> Any:
