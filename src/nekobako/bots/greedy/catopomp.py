@@ -23,7 +23,7 @@ from typing import Any, cast
 from ...engine import Action
 from ...games.catopomp.actions import BURY, DISCARD, GIVE, PASS, PLAY, SPARE, Play, Simple
 from ...games.catopomp.actions import Action as CatopompAction
-from ...games.catopomp.cards import card_json
+from ...games.catopomp.cards import MAX_NUMBER
 from ...games.catopomp.view import read_view
 from ..base import only_choice
 
@@ -41,10 +41,8 @@ class GreedyBot:
             return only
         kinds = {getattr(a, "kind", None) for a in legal}
         seen = read_view(view)
-        # Cards as views write them (`7`, "M", "C"), which the heuristics below were tuned on: the
-        # extra cards never join an action's own card number (`_joins`, `_without`).
-        hand = [card_json(c) for c in seen.hand]
-        hell = [card_json(c) for c in seen.hell[seen.me]]
+        hand = list(seen.hand)  # card numbers as the actions carry them (cards.py)
+        hell = list(seen.hell[seen.me])
         if PLAY in kinds or PASS in kinds:
             return self._play(legal, hand, hell)
         simple = [a for a in legal if isinstance(a, Simple)]  # one kind, one number (`bury 3`, `spare 4`)
@@ -55,11 +53,11 @@ class GreedyBot:
             best = min(droppable, key=lambda a: (a.kind != DISCARD, _joins(a.arg, _without(hell, a.arg)), -a.arg))
             return best
         if SPARE in kinds:
-            counts = Counter(n for n in hand if isinstance(n, int) and 1 <= n <= 6)
+            counts = Counter(n for n in hand if 1 <= n <= 6)
             return max(simple, key=lambda a: (counts.get(a.arg, 0), a.arg))
         return legal[0]
 
-    def _play(self, legal: Sequence[CatopompAction], hand: list[Any], hell: list[Any]) -> Action:
+    def _play(self, legal: Sequence[CatopompAction], hand: list[int], hell: list[int]) -> Action:
         plays = [a for a in legal if isinstance(a, Play)]
         passing = next((a for a in legal if a.kind == PASS), None)
         if not plays:
@@ -88,12 +86,18 @@ class GreedyBot:
         return "GreedyBot('catopomp')"
 
 
-def _joins(card: int, others: list[Any]) -> int:
+def _number(card: int) -> int:
+    """The number a card counts as in a combination: Mdm Mitch and Cat-leton are both 0 (§7)."""
+    return 0 if card > MAX_NUMBER else card
+
+
+def _joins(card: int, others: list[int]) -> int:
     """How well `card` combines with `others`: 2 per equal number, 1 per neighbour."""
-    return sum(2 if o == card else 1 if isinstance(o, int) and abs(o - card) == 1 else 0 for o in others)
+    n = _number(card)
+    return sum(2 if _number(o) == n else 1 if abs(_number(o) - n) == 1 else 0 for o in others)
 
 
-def _without(cards: list[Any], card: int) -> list[Any]:
+def _without(cards: list[int], card: int) -> list[int]:
     rest = list(cards)
     if card in rest:
         rest.remove(card)
