@@ -68,3 +68,37 @@ def test_a_websocket_refusal_is_worded_from_its_key(new_page):
         4404,
         4401,
     ]
+
+
+def test_the_browser_words_every_event_as_python_does(new_page):
+    """One rule, two runtimes: web/words.js and nekobako.i18n.events give the same words for events
+    of played games, in both languages, for the person concerned, another player and a spectator."""
+    from nekobako.engine import get_game
+    from wording_samples import NAMES, samples
+
+    cases = []
+    for game, players, event in samples(per_kind=2, games=2):
+        seat = event.seat if event.seat is not None and 0 <= event.seat < players else None
+        for viewer in {None, 0, 1 % players} | ({seat} if seat is not None else set()):
+            names = NAMES[:players]
+            py = {lang: get_game(game).describe(event, lang, names, viewer) for lang in ("en", "ja")}
+            cases.append({"game": game, "event": event.to_json(), "names": names, "viewer": viewer, "py": py})
+    page = new_page()
+    page.goto("/")
+    js = page.evaluate(
+        """async (cases) => {
+        const w = await import('/static/words.js');
+        const i18n = await import('/static/i18n.js');
+        const out = [];
+        for (const lang of ['en', 'ja']) {
+          i18n.setLang(lang);
+          for (const c of cases) out.push(w.describeEvent(c.event, {name: c.game}, c.names, c.viewer));
+        }
+        i18n.setLang('en');
+        return out;
+      }""",
+        cases,
+    )
+    expected = [c["py"]["en"] for c in cases] + [c["py"]["ja"] for c in cases]
+    assert len(cases) > 60
+    assert [(e, j) for e, j in zip(expected, js, strict=True) if e != j] == []
