@@ -36,6 +36,8 @@ from ..engine import (
     is_number,
     parse_entry,
 )
+from ..i18n import Message
+from ..i18n import text as say
 from ..rules import RulesNotFound, phase_section
 from ..rules import load as load_rules
 from ..sim.runner import BotSpec, derive_seed, parse_bots
@@ -225,7 +227,7 @@ class TerminalGame:
             else:
                 text = book.section(which or phase_section(self.state.view(self.seat))).markdown
         except RulesNotFound as exc:
-            self.say(str(exc), "red")
+            self.say(exc.text(self.lang), "red")
             return
         self.console.rule()
         self.console.print(rules_markdown(text))
@@ -288,12 +290,12 @@ class TerminalGame:
                 try:
                     action = self.game.parse_action(text)
                 except MalformedAction as exc:
-                    self.say(self.t["malformed"].format(reason=exc), "red")
+                    self.say(self.t["malformed"].format(reason=exc.text(self.lang)), "red")
                     continue
             try:
                 state.apply(self.seat, action)
             except IllegalAction as exc:
-                self.say(self.t["illegal"].format(reason=exc), "red")
+                self.say(self.t["illegal"].format(reason=exc.text(self.lang)), "red")
                 continue
             self.show_action(self.seat, action)
             return
@@ -394,7 +396,7 @@ def play_command(
         default = str(resume) if resume is not None else "records/"
         path = record_target(record_path or default, f"{game}-{time.strftime('%Y%m%d-%H%M%S')}-s{seed}.json")
     except NekobakoError as exc:
-        err.print(f"[red]error:[/] {escape(str(exc))}")
+        err.print(f"[red]{say('cli.error', lang)}[/] {escape(exc.text(lang))}")
         raise typer.Exit(2) from None
     session = TerminalGame(state, seat, table_bots, seed, lang, auto, console, chance_rng)
     t = session.t
@@ -495,11 +497,13 @@ def _resumed(
             try:
                 state.apply(actor, state.game.parse_action(text))
             except NekobakoError as exc:
-                raise BadRecord(f"action {index} {entry!r} is refused: {exc}") from None
+                raise BadRecord(
+                    Message("engine.record.refused", index=index, entry=entry, reason=exc.message)
+                ) from None
     except BadRecord:
         raise
     except NekobakoError as exc:
-        raise BadRecord(str(exc)) from None
+        raise BadRecord(exc.message) from None
     if state.is_over():
         raise NekobakoError(f"the game in {path} is over: nothing to resume (show it with nekobako replay)")
     labels = data.get("seats") if isinstance(data, dict) else None
