@@ -41,7 +41,7 @@ def parse_clock(raw: Any) -> dict[str, Any]:
     kind = raw.get("kind")
     fields = CLOCK_FIELDS.get(kind, {"kind"}) if isinstance(kind, str) else {"kind"}
     extra = set(raw) - fields
-    if kind in CLOCK_FIELDS and extra:
+    if isinstance(kind, str) and kind in CLOCK_FIELDS and extra:  # a list or object as kind is no key
         shown = sorted(extra)[0][:40]
         raise ApiError(400, "bad_request", Message("error.clock_field", kind=kind, field=shown))
     if kind == "none":
