@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import json
 import os
 import pathlib
@@ -32,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -50,6 +52,7 @@ MAX_SECONDS = 600
 MAX_PROCESSES = 8
 TARGET_P99 = 0.100
 TICKS = os.sysconf("SC_CLK_TCK")
+PROFILE_RATE = 100  # samples per second per thread
 
 
 async def post(http: httpx.AsyncClient, url: str, **kwargs: Any) -> httpx.Response:
@@ -127,10 +130,20 @@ def quantiles(values: list[float]) -> str:
     return f"p50 {q[49] * 1000:.1f} ms  p90 {q[89] * 1000:.1f} ms  p99 {q[98] * 1000:.1f} ms  ({len(values)} actions)"
 
 
+@dataclasses.dataclass
+class Measured:
+    latencies: list[float]  # a person's action → the state that answers it, seconds
+    health: list[dict]  # each process's /api/health after the run
+    cpu: dict[str, float]  # CPU seconds of the timed part: server, postgres, client
+    stored: int  # actions stored during the timed part
+    connections: int | None  # PostgreSQL connections opened during the timed part
+
+
 async def run(
     servers: list[ServerProcess], tables: int, ismcts: int, seconds: float, profile: pathlib.Path | None = None
-) -> tuple[list[float], list[dict]]:
+) -> Measured:
     limits = httpx.Limits(max_connections=20)
+    url = servers[0].database_url
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         bases = [s.base for s in servers]
         seated = await asyncio.gather(*(seat_person(bases[i % len(bases)], i, http) for i in range(tables)))
@@ -138,89 +151,158 @@ async def run(
         for base in bases:
             await http.get(f"{base}/api/health")  # (the lag window then covers the timed part mostly)
         latencies: list[float] = []
-        until = time.monotonic() + seconds
         rng = random.Random(18)
-        database = (
-            make_url(servers[0].database_url).database if servers[0].database_url.startswith("postgres") else None
-        )
-        before = cpu_seconds(servers, database)
-        spy = start_profiler(servers[0], seconds, profile) if profile is not None else None
-        await asyncio.gather(
-            *(
-                play(servers[i % len(servers)].ws_base, t, c, until, random.Random(rng.random()), latencies)
-                for i, (t, c) in enumerate(seated)
+        database = make_url(url).database if url.startswith("postgres") else None
+        stored_before, sessions_before = await asyncio.to_thread(counts, url)
+        until = time.monotonic() + seconds
+        with CpuMeter(servers, database) as meter:
+            spy = start_profiler(servers[0], seconds, profile) if profile is not None else None
+            await asyncio.gather(
+                *(
+                    play(servers[i % len(servers)].ws_base, t, c, until, random.Random(rng.random()), latencies)
+                    for i, (t, c) in enumerate(seated)
+                )
             )
-        )
-        used = {k: v - before[k] for k, v in cpu_seconds(servers, database).items()}
+        stored_after, sessions_after = await asyncio.to_thread(counts, url)
         if spy is not None:
             spy.wait(timeout=60)
         health = [(await http.get(f"{base}/api/health")).json() for base in bases]
-    health[0]["cpu"] = used
-    return latencies, health
+    opened = sessions_after - sessions_before if sessions_after is not None and sessions_before is not None else None
+    return Measured(latencies, health, meter.used, stored_after - stored_before, opened)
 
 
 def start_profiler(server: ServerProcess, seconds: float, out: pathlib.Path) -> subprocess.Popen[bytes]:
-    """py-spy (`pip install py-spy`) sampling the first server process during the timed part."""
+    """py-spy (`pip install py-spy`) sampling the first server process during the timed part:
+    the thread holding the interpreter lock (Python's own work; a thread waiting for the database
+    or a lock is not sampled, nor are C calls that let the lock go, such as a socket's send)."""
     assert server.proc is not None
     spy = pathlib.Path(sys.executable).with_name("py-spy")
-    command = [str(spy), "record", "--pid", str(server.proc.pid), "--format", "raw", "--nonblocking"]
-    command += ["--rate", "50", "--duration", str(max(1, int(seconds) - 2)), "--output", str(out)]
+    command = [str(spy), "record", "--pid", str(server.proc.pid), "--format", "raw", "--threads", "--gil"]
+    command += ["--rate", str(PROFILE_RATE), "--duration", str(profile_seconds(seconds)), "--output", str(out)]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def profile_summary(path: pathlib.Path, top: int = 25) -> str:
-    """Where the server's time went: the share of samples in which each function was on the stack
-    (event loop thread and worker threads together), and the idle share."""
+def profile_seconds(seconds: float) -> int:
+    return max(1, int(seconds) - 2)
+
+
+# the frames of threads, the event loop and the server's start, on every stack
+GENERIC_FILES = tuple(
+    f"({name})"
+    for name in (
+        *("threading.py", "thread.py", "runners.py", "base_events.py", "events.py", "<frozen runpy>"),
+        *("__main__.py", "_compat.py", "server.py", "run.py"),
+    )
+)
+
+
+def profile_summary(path: pathlib.Path, seconds: float, top: int = 20) -> str:
+    """Where process 0's time went: the share of time each kind of thread (the event loop,
+    database threads, quick bots' threads) held the interpreter lock, then the functions most
+    often running themselves (self) and on the stack (inclusive; the threads' and the event
+    loop's own frames left out)."""
+    threads: collections.Counter[str] = collections.Counter()
+    own: collections.Counter[str] = collections.Counter()
     inclusive: collections.Counter[str] = collections.Counter()
     total = 0
     for line in path.read_text().splitlines():
         stack, _, count = line.rpartition(" ")
         if not stack or not count.isdigit():
             continue
-        total += int(count)
-        names = set()
-        for frame in stack.split(";"):
-            name, _, where = frame.partition(" (")
-            names.add(f"{name} ({where.split(':')[0].rsplit('/', 1)[-1]}")
-        for name in names:
-            inclusive[name] += int(count)
-    lines = [f"  profile of process 0 ({total} samples; share of samples with the function on the stack):"]
-    lines += [f"    {n / total * 100:5.1f}%  {name}" for name, n in inclusive.most_common(top)]
+        n = int(count)
+        total += n
+        frames = stack.split(";")
+        threads[frames[0].split(": ", 1)[-1].rstrip("_0123456789") if frames[0].startswith("thread") else "?"] += n
+        names = [name for f in frames[1:] if not (name := _frame_name(f)).endswith(GENERIC_FILES)]
+        if names:
+            own[names[-1]] += n
+        for name in set(names):
+            inclusive[name] += n
+    if not total:
+        return "  profile of process 0: no samples"
+    possible = PROFILE_RATE * profile_seconds(seconds)
+    lines = [f"  profile of process 0 ({total} samples: the interpreter lock held {total / possible:.0%} of the time):"]
+    lines.append("    " + ", ".join(f"{name} {n / possible:.0%}" for name, n in threads.most_common()))
+    lines.append("    self (share of samples):")
+    lines += [f"      {n / total * 100:5.1f}%  {name}" for name, n in own.most_common(top)]
+    lines.append("    inclusive:")
+    lines += [f"      {n / total * 100:5.1f}%  {name}" for name, n in inclusive.most_common(top)]
     return "\n".join(lines)
 
 
-def _ticks(pid: int) -> int:
+def _frame_name(frame: str) -> str:
+    """`Cursor.execute (psycopg/cursor.py:97)` → `Cursor.execute (cursor.py)`."""
+    name, _, where = frame.partition(" (")
+    return f"{name} ({where.split(':')[0].rsplit('/', 1)[-1]})"
+
+
+def _ticks(pid: int) -> int | None:
     """User + system CPU ticks of a process and of its children that ended (bot searches)."""
     with contextlib.suppress(OSError):
         fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         return sum(int(f) for f in fields[11:15])
-    return 0
+    return None
 
 
-def _postgres_pids(database: str) -> list[int]:
-    """PostgreSQL's processes serving `database` (their titles name it): others' work on the
-    same PostgreSQL server does not count. Shared processes (WAL writer, checkpointer) are left
-    out, so the figure is a lower bound."""
-    pids = []
-    for entry in pathlib.Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                title = (entry / "cmdline").read_bytes().decode(errors="replace")
-                if title.startswith("postgres:") and f" {database} " in title:
-                    pids.append(int(entry.name))
-    return pids
+class CpuMeter:
+    """CPU seconds used during the timed part by the server processes, by PostgreSQL's processes
+    serving the benchmark's database (their titles name it; others' work on the same PostgreSQL
+    server does not count), and by this load generator (it shares the machine: its cost is not
+    the server's). PostgreSQL starts and ends a process per connection, so its processes are
+    looked for every `PERIOD` and each one's last reading is kept: a connection closed during the
+    run still counts (up to its last reading). WAL writer, checkpointer and the like are shared
+    with every database of the server and left out, so the PostgreSQL figure is a lower bound."""
 
+    PERIOD = 0.25
 
-def cpu_seconds(servers: list[ServerProcess], database: str | None) -> dict[str, float]:
-    """CPU seconds used so far by the server processes, by PostgreSQL's processes serving the
-    benchmark's database, and by this load generator (it shares the machine: its cost is not
-    the server's)."""
-    server_ticks = sum(_ticks(s.proc.pid) for s in servers if s.proc is not None)
-    return {
-        "server": server_ticks / TICKS,
-        "postgres": sum(_ticks(pid) for pid in _postgres_pids(database)) / TICKS if database else 0.0,
-        "client": time.process_time(),
-    }
+    def __init__(self, servers: list[ServerProcess], database: str | None):
+        self.servers = [s.proc.pid for s in servers if s.proc is not None]
+        self.database = database
+        self.start: dict[int, int] = {}  # PostgreSQL pid → ticks when first seen
+        self.last: dict[int, int] = {}
+        self.others: set[int] = set()  # pids that are not the database's (looked at once)
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self) -> CpuMeter:
+        self.server_start = sum(_ticks(pid) or 0 for pid in self.servers)
+        self.client_start = time.process_time()
+        self._look(first=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        self.thread.join()
+        self._look()
+        self.used = {
+            "server": (sum(_ticks(pid) or 0 for pid in self.servers) - self.server_start) / TICKS,
+            "postgres": sum(self.last[pid] - self.start[pid] for pid in self.last) / TICKS,
+            "client": time.process_time() - self.client_start,
+        }
+
+    def _watch(self) -> None:
+        while not self.done.wait(self.PERIOD):
+            self._look()
+
+    def _look(self, first: bool = False) -> None:
+        if self.database is None:
+            return
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit() or (pid := int(entry.name)) in self.others:
+                continue
+            if pid not in self.last:
+                try:
+                    title = pathlib.Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+                except OSError:
+                    continue
+                if not (title.startswith("postgres:") and f" {self.database} " in title):
+                    self.others.add(pid)
+                    continue
+            ticks = _ticks(pid)
+            if ticks is not None:
+                self.start.setdefault(pid, ticks if first else 0)
+                self.last[pid] = ticks
 
 
 @contextlib.contextmanager
@@ -242,11 +324,16 @@ def fresh_database(url: str | None, work: pathlib.Path) -> Iterator[str]:
         admin.dispose()
 
 
-def stored_actions(url: str) -> int:
+def counts(url: str) -> tuple[int, int | None]:
+    """Actions stored so far, and (PostgreSQL) the connections ever opened to the database."""
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
-            return int(conn.execute(text("SELECT count(*) FROM actions")).scalar_one())
+            stored = int(conn.execute(text("SELECT count(*) FROM actions")).scalar_one())
+            if engine.dialect.name != "postgresql":
+                return stored, None
+            query = text("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
+            return stored, int(conn.execute(query).scalar_one())
     finally:
         engine.dispose()
 
@@ -263,18 +350,16 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
         try:
             for server in servers:
                 server.start(timeout=60)
-            stored_before = stored_actions(url)
             profile = work / f"profile-{tables}.txt" if args.profile else None
-            latencies, health = asyncio.run(run(servers, tables, args.ismcts, seconds, profile))
-            stored = stored_actions(url) - stored_before
+            measured = asyncio.run(run(servers, tables, args.ismcts, seconds, profile))
         finally:
             for server in servers:
                 server.stop()
     database = "postgres" if url.startswith("postgres") else "sqlite"
-    cpu = health[0]["cpu"]
+    latencies, stored, cpu = measured.latencies, measured.stored, measured.cpu
     lines = [f"{database} {tables} tables + {args.ismcts} ismcts tables, {args.processes} process(es), {seconds:.0f} s"]
     lines.append(f"  action → broadcast: {quantiles(latencies)}")
-    for index, answer in enumerate(health):
+    for index, answer in enumerate(measured.health):
         lag = answer["loop_lag_ms"]
         lines.append(
             f"  process {index} event-loop lag: p50 {lag['p50']} ms  p90 {lag['p90']} ms  p99 {lag['p99']} ms"
@@ -291,8 +376,10 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
             f" load generator {per_action['client']:.2f} ms"
         )
         lines.append(f"  → 10,000 such tables need about {cores:.1f} cores (server + database, at 100% busy)")
+    if measured.connections is not None:
+        lines.append(f"  PostgreSQL connections opened during the run: {measured.connections}")
     if args.profile and (work / f"profile-{tables}.txt").exists():
-        lines.append(profile_summary(work / f"profile-{tables}.txt"))
+        lines.append(profile_summary(work / f"profile-{tables}.txt", seconds))
     p99 = statistics.quantiles(sorted(latencies), n=100, method="inclusive")[98] if len(latencies) > 1 else None
     return p99, "\n".join(lines)
 

@@ -20,6 +20,7 @@ from .errors import ApiError, api_error_handler, database_error_handler, http_er
 from .guards import Guards
 from .hub import Hub
 from .settings import Settings
+from .workers import DATABASE_THREADS
 
 MAX_BODY = 1024 * 1024  # a backstop for every route; JSON bodies have their own 64 KiB limit
 
@@ -31,7 +32,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        engine = open_database(database_url)
+        engine = open_database(database_url, pool_size=DATABASE_THREADS)  # a connection for each
         hub = Hub(engine, settings)
         app.state.engine = engine
         app.state.hub = hub

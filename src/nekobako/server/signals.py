@@ -42,10 +42,12 @@ class Signals:
         self.connected = asyncio.Event()
         self.reconnected: Callable[[], None] | None = None  # after a gap: look for missed changes
 
-    def announce(self, conn: Connection, revision: int, *, table_id: int) -> None:
-        """Inside the transaction of a change (a database thread): sent when it commits."""
-        if self.enabled:
-            self._notify(conn, {"k": "table", "t": table_id, "r": revision})
+    def table_changed(self, table_id: int, revision: int) -> tuple[str, str] | None:
+        """The notification (channel, payload) the transaction that brings `table_id` to
+        `revision` sends (`games.Change.signal`): heard when it commits. None on SQLite."""
+        if not self.enabled:
+            return None
+        return CHANNEL, self._payload({"k": "table", "t": table_id, "r": revision})
 
     def send(self, message: dict[str, Any]) -> None:
         """Outside any change (a database thread): sent at once."""
@@ -54,8 +56,12 @@ class Signals:
                 self._notify(conn, message)
 
     def _notify(self, conn: Connection, message: dict[str, Any]) -> None:
-        payload = json.dumps({**message, "o": self.origin}, ensure_ascii=False, separators=(",", ":"))
-        conn.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+        conn.execute(
+            text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": self._payload(message)}
+        )
+
+    def _payload(self, message: dict[str, Any]) -> str:
+        return json.dumps({**message, "o": self.origin}, ensure_ascii=False, separators=(",", ":"))
 
     def start(self, handler: Handler) -> None:
         self.handler = handler

@@ -299,16 +299,17 @@ class Tables:
         """Commit one change, then (and only then) show it in memory. Shielded: once the commit
         has started, cancelling the caller cannot leave memory behind the database."""
 
+        changed_seats = [new for old, new in zip(live.row.seats, seat_rows or (), strict=False) if new != old]
         change = games.Change(
             live.id,
             live.row.revision,
             values=values,
-            seat_rows=seat_rows,
+            seat_rows=changed_seats,
             first_seq=first_seq,
             entries=entries or (),
             new_notices=new_notices or (),
             extra=extra,
-            announce=functools.partial(self.signals.announce, table_id=live.id),
+            signal=self.signals.table_changed(live.id, live.row.revision + 1),
             hooks=self.faults if self.faults.active else None,
         )
 

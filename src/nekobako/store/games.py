@@ -1,19 +1,20 @@
 """Tables (game rooms), their seats, stored actions and notices.
 
-Every change to a table goes through `commit_change`, one transaction that may append actions,
-rewrite seats, update the table row and add notices together — so the database never holds an
+Every change to a table goes through `commit_changes`, one transaction that may append actions,
+update the table row, the seats that changed and add notices together — so the database never holds an
 action without the seat and status changes it caused, and a crash in between loses nothing that
 anyone was told about.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol, get_args
 
-from sqlalchemy import Connection, Engine, delete, func, insert, select, update
+from sqlalchemy import JSON, Connection, Engine, bindparam, func, insert, select, update
 
 from .database import aware, now
 from .schema import actions, notices, seats, tables
@@ -209,20 +210,21 @@ class StaleCopy(Exception):
 class Change:
     """One change to one table, committed only if the table is still at `revision`. Actions are
     inserted at `first_seq`, `first_seq+1`… (the primary key refuses a second writer of the same
-    seq, too). `extra` runs inside the same transaction (ratings of a finished game);
-    `announce(conn, new_revision)` too, so other processes hear of the change exactly when it
-    commits; `hooks` inject faults in tests (they raise before the change is written or after it
-    is committed)."""
+    seq, too); `seat_rows` are the seats that changed (only those are written). `extra` runs
+    inside the same transaction (ratings of a finished game); `signal` — (channel, payload) — is
+    a PostgreSQL notification sent by the same transaction, so other processes hear of the
+    change exactly when it commits; `hooks` inject faults in tests (they raise before the change
+    is written or after it is committed)."""
 
     table_id: int
     revision: int
     values: dict[str, Any] | None = None
-    seat_rows: Sequence[SeatRow] | None = None
+    seat_rows: Sequence[SeatRow] = ()
     first_seq: int = 0
     entries: Sequence[str] = ()
     new_notices: Sequence[NoticeRow] = ()
     extra: Callable[[Connection], None] | None = None
-    announce: Callable[[Connection, int], None] | None = None
+    signal: tuple[str, str] | None = None
     hooks: CommitHooks | None = None
 
     @property
@@ -250,6 +252,7 @@ def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exce
     finds the revision moved on."""
     stamp = now()
     results: list[int | Exception] = []
+    write = _write_postgres if engine.dialect.name == "postgresql" else _write
     with engine.begin() as conn:
         for change in changes:
             if change.hooks is not None:
@@ -258,10 +261,12 @@ def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exce
                 except Exception as exc:  # an injected failure, before any row of this change
                     results.append(exc)
                     continue
-            try:
-                results.append(_write(conn, change, stamp))
-            except StaleCopy as exc:  # its first statement changed nothing
-                results.append(exc)
+            if not write(conn, change, stamp):  # its first statement changed nothing
+                results.append(StaleCopy(f"table {change.table_id} is no longer at revision {change.revision}"))
+                continue
+            if change.extra is not None:
+                change.extra(conn)
+            results.append(change.revision + 1)
     for index, change in enumerate(changes):
         if change.hooks is not None and not isinstance(results[index], Exception):
             try:
@@ -271,7 +276,8 @@ def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exce
     return results
 
 
-def _write(conn: Connection, change: Change, stamp: datetime) -> int:
+def _write(conn: Connection, change: Change, stamp: datetime) -> bool:
+    """A change as a few statements (SQLite: no round trips to save). False when stale."""
     table_id, revision = change.table_id, change.revision
     moved = conn.execute(
         update(tables)
@@ -279,38 +285,99 @@ def _write(conn: Connection, change: Change, stamp: datetime) -> int:
         .values(revision=revision + 1, **(change.values or {}))
     )
     if moved.rowcount != 1:
-        raise StaleCopy(f"table {table_id} is no longer at revision {revision}")
+        return False
     if change.entries:
+        rows = [
+            dict(table_id=table_id, seq=change.first_seq + i, entry=e, created_at=stamp)
+            for i, e in enumerate(change.entries)
+        ]
+        conn.execute(insert(actions), rows)
+    if change.seat_rows:
         conn.execute(
-            insert(actions),
+            update(seats).where(seats.c.table_id == table_id, seats.c.seat == bindparam("at")),
             [
-                {"table_id": table_id, "seq": change.first_seq + i, "entry": entry, "created_at": stamp}
-                for i, entry in enumerate(change.entries)
+                {"at": r.seat, "kind": r.kind, "user_id": r.user_id, "bot": r.bot, "replaced": r.replaced}
+                for r in change.seat_rows
             ],
         )
-    if change.seat_rows is not None:
-        conn.execute(delete(seats).where(seats.c.table_id == table_id))
-        conn.execute(insert(seats), [seat_values(table_id, r) for r in change.seat_rows])
     if change.new_notices:
-        conn.execute(
-            insert(notices),
-            [
-                {
-                    "table_id": table_id,
-                    "kind": n.kind,
-                    "seat": n.seat,
-                    "seq": n.seq,
-                    "data": n.data,
-                    "created_at": n.created_at,
-                }
-                for n in change.new_notices
-            ],
+        conn.execute(insert(notices), [notice_values(table_id, n) for n in change.new_notices])
+    return True
+
+
+def _write_postgres(conn: Connection, change: Change, stamp: datetime) -> bool:
+    """A change as one statement, one round trip to the server: the table row's update (which
+    refuses a stale revision) and, each only if that row moved, the actions and notices inserted,
+    the changed seats updated and the notification sent. Sent through psycopg itself, whose
+    prepared statements (after five runs of the same text) skip planning too. False when stale."""
+    params: dict[str, Any] = {"id": change.table_id, "revision": change.revision}
+    sets = ["revision = %(revision)s + 1"]
+    for key, value in (change.values or {}).items():
+        column = tables.c[key]  # a name that is not a column raises here
+        json_type = isinstance(column.type, JSON)
+        params[key] = json.dumps(value) if json_type else value
+        sets.append(f"{column.name} = %({key})s{'::json' if json_type else ''}")
+    steps = [
+        f"moved AS (UPDATE {tables.name} SET {', '.join(sets)}"
+        " WHERE id = %(id)s AND revision = %(revision)s RETURNING id)"
+    ]
+    if change.entries:
+        params.update(first_seq=change.first_seq, entries=list(change.entries), stamp=stamp)
+        steps.append(
+            f"a AS (INSERT INTO {actions.name} (table_id, seq, entry, created_at)"
+            " SELECT moved.id, %(first_seq)s + e.i - 1, e.entry, %(stamp)s"
+            " FROM moved, unnest(%(entries)s::text[]) WITH ORDINALITY AS e(entry, i))"
         )
-    if change.extra is not None:
-        change.extra(conn)
-    if change.announce is not None:
-        change.announce(conn, revision + 1)
-    return revision + 1
+    if change.seat_rows:
+        seated = change.seat_rows
+        params.update(
+            s_seat=[r.seat for r in seated],
+            s_kind=[r.kind for r in seated],
+            s_user=[r.user_id for r in seated],
+            s_bot=[r.bot for r in seated],
+            s_replaced=[r.replaced for r in seated],
+        )
+        steps.append(
+            f"s AS (UPDATE {seats.name} SET kind = u.kind, user_id = u.user_id, bot = u.bot, replaced = u.replaced"
+            " FROM moved, unnest(%(s_seat)s::int[], %(s_kind)s::text[], %(s_user)s::int[], %(s_bot)s::text[],"
+            " %(s_replaced)s::text[]) AS u(seat, kind, user_id, bot, replaced)"
+            f" WHERE {seats.name}.table_id = moved.id AND {seats.name}.seat = u.seat)"
+        )
+    if change.new_notices:
+        rows = change.new_notices
+        params.update(
+            n_kind=[n.kind for n in rows],
+            n_seat=[n.seat for n in rows],
+            n_seq=[n.seq for n in rows],
+            n_data=[json.dumps(n.data) for n in rows],
+            n_at=[n.created_at for n in rows],
+        )
+        steps.append(  # in order: a notice's id is its place among the table's notices
+            f"n AS (INSERT INTO {notices.name} (table_id, kind, seat, seq, data, created_at)"
+            " SELECT moved.id, n.kind, n.seat, n.seq, n.data::json, n.at FROM moved,"
+            " unnest(%(n_kind)s::text[], %(n_seat)s::int[], %(n_seq)s::int[], %(n_data)s::text[],"
+            " %(n_at)s::timestamptz[]) WITH ORDINALITY AS n(kind, seat, seq, data, at, i) ORDER BY n.i)"
+        )
+    last = "SELECT 1 FROM moved"
+    if change.signal is not None:
+        params.update(channel=change.signal[0], payload=change.signal[1])
+        last = "SELECT pg_notify(%(channel)s, %(payload)s) FROM moved"
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    with driver.cursor() as cursor:
+        cursor.execute(f"WITH {', '.join(steps)} {last}", params)
+        return cursor.fetchone() is not None
+
+
+def notice_values(table_id: int, notice: NoticeRow) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "kind": notice.kind,
+        "seat": notice.seat,
+        "seq": notice.seq,
+        "data": notice.data,
+        "created_at": notice.created_at,
+    }
 
 
 class CommitHooks(Protocol):
