@@ -74,6 +74,14 @@ class Frames:
         return None
 
 
+def switch_language(page: Page) -> None:
+    """Press the language switch and wait for the page to speak the other language (its words
+    may be fetched first: the page holds only its own language's)."""
+    before = page.evaluate("() => document.documentElement.lang")
+    page.click("#lang-switch")
+    page.wait_for_function("(before) => document.documentElement.lang !== before", arg=before)
+
+
 def enter_as_guest(page: Page, name: str) -> None:
     page.goto("/")
     page.fill("#guest-name", name)

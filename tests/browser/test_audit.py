@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_ui import create_table, enter_as_guest, finished_solo_shutbox, start
+from browser_ui import create_table, enter_as_guest, finished_solo_shutbox, start, switch_language
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -55,7 +55,7 @@ def test_a_table_that_does_not_exist_says_so_in_the_header(new_page):
     page.wait_for_selector("[data-testid=game] .error")
     page.wait_for_function("() => !document.querySelector('[data-testid=turn]').innerText.includes('Connecting')")
     assert "Connecting" not in page.inner_text("main")
-    page.click("#lang-switch")
+    switch_language(page)
     assert "接続中" not in page.inner_text("main")
     assert page.locator("[data-testid=game] .error").count() == 1
 

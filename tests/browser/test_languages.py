@@ -91,10 +91,10 @@ def test_the_browser_words_every_event_as_python_does(new_page):
         const i18n = await import('/static/i18n.js');
         const out = [];
         for (const lang of ['en', 'ja']) {
-          i18n.setLang(lang);
+          await i18n.setLang(lang);
           for (const c of cases) out.push(w.describeEvent(c.event, {name: c.game}, c.names, c.viewer));
         }
-        i18n.setLang('en');
+        await i18n.setLang('en');
         return out;
       }""",
         cases,

@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_ui import enter_as_guest
+from browser_ui import enter_as_guest, switch_language
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -30,14 +30,14 @@ def test_language_follows_the_browser_and_the_switch(new_page, screenshot):
     assert page.inner_text("#tables-title") == "Tables"
     assert page.get_attribute("html", "lang") == "en"
 
-    page.click("#lang-switch")
+    switch_language(page)
     assert page.inner_text("#tables-title") == "テーブル"
     assert page.inner_text("#create-title") == "テーブルを作成"
     assert page.get_attribute("html", "lang") == "ja"
     page.reload()  # the choice is remembered
     page.wait_for_selector("#tables-title")
     assert page.inner_text("#tables-title") == "テーブル"
-    page.click("#lang-switch")
+    switch_language(page)
     assert page.inner_text("#tables-title") == "Tables"
 
     japanese = new_page(locale="ja-JP")
@@ -146,9 +146,9 @@ def test_event_words_from_the_engine_templates(new_page):
           w.describeEvent({kind: 'trick_won', seat: 1, data: {trick: 2, number: 5, colour: 'red'}}, info, names, 1),
         ];
         const en = say();
-        i18n.setLang('ja');
+        await i18n.setLang('ja');
         const ja = say();
-        i18n.setLang('en');
+        await i18n.setLang('en');
         return [...en, ...ja];
       }"""
     )

@@ -13,7 +13,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_ui import Frames, add_bot, catbox_turn, create_table, enter_as_guest, finished_solo_shutbox, start
+from browser_ui import (
+    Frames,
+    add_bot,
+    catbox_turn,
+    create_table,
+    enter_as_guest,
+    finished_solo_shutbox,
+    start,
+    switch_language,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -77,7 +86,7 @@ def test_every_game_in_the_lobby_has_its_rules_in_both_languages(new_page, scree
     assert "`" not in frame.inner_text("#options ~ table") and "extra_cards" in frame.inner_text("#options ~ table")
     close_rules(page)
 
-    page.click("#lang-switch")
+    switch_language(page)
     button = page.locator("[data-testid=games] li[data-game=catopomp] [data-testid=rules-button]")
     frame = open_rules(page, button, "/rules/catopomp?lang=ja#overview")
     shown = shown_section(frame)
@@ -110,7 +119,7 @@ def test_a_table_opens_the_rules_at_the_current_phase(new_page, screenshot):
     screenshot(page, "rules-table")
     close_rules(page)
 
-    page.click("#lang-switch")
+    switch_language(page)
     frame = open_rules(page, header_button, "/rules/catbox?lang=ja#discard")
     shown = shown_section(frame)
     assert (shown["lang"], shown["title"]) == ("ja", "カードを伏せる")

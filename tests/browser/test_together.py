@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from axe_audit import describe, violations
-from browser_ui import shutbox_turn, wait_until
+from browser_ui import shutbox_turn, switch_language, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -27,7 +27,7 @@ def no_axe_violations(page, screen: str) -> None:
     for _ in range(2):
         found = violations(page)
         assert not found, f"{screen}, {page.evaluate('() => document.documentElement.lang')}:\n{describe(found)}"
-        page.click("#lang-switch")
+        switch_language(page)
 
 
 def sign_up(page, name: str) -> None:

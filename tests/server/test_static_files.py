@@ -4,6 +4,7 @@ it, one-year immutable caching at addresses that carry the client's version, rev
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -37,7 +38,56 @@ def test_index_names_the_version_and_preloads_the_page_modules(base):
     only_shutbox = Assets(WEB).preloads("table", "shutbox")
     assert "games/shutbox.js" in only_shutbox and "games/catbox.js" not in only_shutbox
     page = httpx.get(base + "/")
-    assert page.headers["cache-control"] == "no-cache"  # the page itself is always asked again
+    assert page.headers["cache-control"] == "private, no-cache"  # the page itself is always asked again
+
+
+def _boot(response: httpx.Response) -> dict:
+    found = re.search(r'<script type="application/json" id="boot">(.*?)</script>', response.text, re.S)
+    assert found, response.text
+    return json.loads(found.group(1))
+
+
+def test_the_page_holds_the_readers_words_account_and_first_state(sqlite_server):
+    """What the client would ask for first comes inside the page (issue 17): the words of one
+    language (Accept-Language, or the switch's cookie), who is signed in, and at a table the
+    reader's first state message, the socket's own (with the reader's hand)."""
+    from server_harness import Client
+
+    base = sqlite_server.base
+    english = _boot(httpx.get(base + "/", headers={"Accept-Language": "en-GB,en;q=0.9"}))
+    assert english["lang"] == "en" and english["user"] is None
+    assert set(english["catalogue"]) == {"langs", "en", "close_codes"} and english["catalogue"]["langs"] == ["en", "ja"]
+    assert english["catalogue"]["en"]["lobby.title"] == "Tables"
+    japanese = _boot(httpx.get(base + "/", headers={"Accept-Language": "ja,en;q=0.5"}))
+    assert set(japanese["catalogue"]) == {"langs", "ja", "close_codes"}
+    chosen = _boot(httpx.get(base + "/", headers={"Accept-Language": "ja"}, cookies={"nekobako_lang": "en"}))
+    assert chosen["lang"] == "en"  # the switch's choice wins over the browser's list
+    assert _boot(httpx.get(base + "/", cookies={"nekobako_lang": "xx"}))["lang"] == "en"
+
+    # a name that tries to end the script element is just text in the JSON
+    host = Client(sqlite_server)
+    host.guest("</script><b>")
+    table = host.create("catbox", 3)["id"]
+    for seat in (1, 2):
+        host.ok(host.post(f"/api/tables/{table}/bots", {"level": "random", "seat": seat}))
+    host.ok(host.post(f"/api/tables/{table}/start"))
+    page = host.http.get(f"{base}/table/{table}")
+    assert "</script><b>" not in page.text
+    boot = _boot(page)
+    assert boot["user"]["name"] == "</script><b>"
+    state = boot["state"]
+    assert state["type"] == "state" and state["table"]["id"] == table and state["seat"] == 0
+    assert state["view"]["hand"] and "now" in state["clock"]
+    spectator = _boot(httpx.get(f"{base}/table/{table}"))
+    assert spectator["state"]["seat"] is None and spectator["state"]["view"].get("hand") is None
+    assert "state" not in _boot(httpx.get(f"{base}/table/987654"))  # no such table: no state, still a page
+
+
+def test_one_language_of_the_catalogue_and_a_clear_error_for_another(base):
+    japanese = httpx.get(f"{base}/api/catalogue?lang=ja").json()
+    assert set(japanese) == {"langs", "ja", "close_codes"}
+    refused = httpx.get(f"{base}/api/catalogue?lang=fr", headers={"Accept-Language": "ja"})
+    assert refused.status_code == 400 and refused.json()["key"] == "error.lang" and "lang" in refused.json()["error"]
 
 
 def test_a_known_table_preloads_only_its_game(sqlite_server):

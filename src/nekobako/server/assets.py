@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import mimetypes
 import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import Request
@@ -42,13 +44,14 @@ PAGES = {
     "player": ("player.js",),
 }
 # what each page asks the API for before it can draw, fetched in parallel with the modules
-# (`preload` as fetch, anonymous = same-origin credentials, as api.js and i18n.js ask)
+# (`preload` as fetch, anonymous = same-origin credentials, as api.js asks); the words and who is
+# signed in come inside the page (`boot`), and a table page draws from its socket alone
 DATA = {
-    "lobby": ("/api/catalogue", "/api/auth/me", "/api/games"),
-    "table": ("/api/catalogue", "/api/auth/me", "/api/games"),
-    "replay": ("/api/catalogue", "/api/auth/me", "/api/games"),
-    "player": ("/api/catalogue", "/api/auth/me"),
+    "lobby": ("/api/games",),
+    "replay": ("/api/games",),
 }
+# the page is the same for everyone but for its boot data (the reader's words and account)
+PAGE_CACHE = "private, no-cache"
 
 
 @dataclass(frozen=True)
@@ -137,17 +140,19 @@ class Assets:
             visit(root)
         return list(seen)
 
-    def index(self, page: str, game: str | None = None) -> bytes:
-        """index.html for a page: versioned addresses and the page's module graph preloaded."""
+    def index(self, page: str, game: str | None = None, boot: dict[str, Any] | None = None) -> bytes:
+        """index.html for a page: versioned addresses, the page's module graph preloaded, and `boot`
+        (what the page would otherwise ask for first) inside it as JSON, which no script runs."""
         build = self.build()
         prefix = f"/static/v/{build.version}/"
         html = build.files["index.html"].body.decode("utf-8").replace('"/static/', f'"{prefix}')
-        # the data first: every module waits for the catalogue (i18n.js loads it before anything draws)
         links = "".join(
             f'\n  <link rel="preload" href="{url}" as="fetch" crossorigin="anonymous" fetchpriority="high">'
             for url in DATA.get(page, ())
         )
         links += "".join(f'\n  <link rel="modulepreload" href="{prefix}{name}">' for name in self.preloads(page, game))
+        if boot is not None:
+            links += f'\n  <script type="application/json" id="boot">{script_json(boot)}</script>'
         return html.replace("\n</head>", f"{links}\n</head>", 1).encode("utf-8")
 
     def response(self, request: Request, name: str, cache: str) -> Response:
@@ -157,9 +162,23 @@ class Assets:
         return send(request, asset.body, asset.gzipped, asset.etag, asset.media_type, cache)
 
 
-def send(request: Request, body: bytes, gzipped: bytes | None, etag: str, media_type: str, cache: str) -> Response:
+def script_json(value: Any) -> str:
+    """JSON that can stand inside a <script> element: no `</script>` or `<!--` can end it early."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def send(
+    request: Request,
+    body: bytes,
+    gzipped: bytes | None,
+    etag: str,
+    media_type: str,
+    cache: str,
+    vary: str = "Accept-Encoding",
+) -> Response:
     """A file with its validators: 304 when the browser has it, gzip when the browser takes it."""
-    headers = {"Cache-Control": cache, "ETag": etag, "Vary": "Accept-Encoding"}
+    headers = {"Cache-Control": cache, "ETag": etag, "Vary": vary}
     if etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
     if gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
@@ -171,7 +190,8 @@ def send(request: Request, body: bytes, gzipped: bytes | None, etag: str, media_
 def gzip_page(request: Request, html: bytes) -> Response:
     packed = gzip.compress(html, compresslevel=6, mtime=0)
     etag = '"' + hashlib.sha256(html).hexdigest()[:16] + '"'
-    return send(request, html, packed if len(packed) < len(html) else None, etag, TYPES[".html"], REVALIDATE)
+    vary = "Accept-Encoding, Accept-Language, Cookie"  # the boot data: the reader's language and account
+    return send(request, html, packed if len(packed) < len(html) else None, etag, TYPES[".html"], PAGE_CACHE, vary)
 
 
 class ConditionalGet:

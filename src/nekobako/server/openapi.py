@@ -12,6 +12,7 @@ from starlette.routing import Route
 
 from ..bots import bot_names
 from ..engine import InvalidOptions, game_names, get_game
+from ..i18n import LANGS
 from .chat import MAX_CHARS as CHAT_MAX
 from .chat import TEXT_PATTERN as CHAT_PATTERN
 from .names import NAME_LENGTH, NAME_PATTERN
@@ -391,12 +392,13 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
     (
         "get",
         "/api/catalogue",
-        "Every message of the interface in every language (keys as in docs/i18n.md) and the WebSocket close codes",
+        "Every message of the interface in every language, or in `lang` (keys as in docs/i18n.md), and the WebSocket "
+        "close codes",
         None,
         200,
         {
             "type": "object",
-            "required": ["langs", "en", "ja", "close_codes"],
+            "required": ["langs", "close_codes"],
             "properties": {
                 "langs": {"type": "array", "items": {"type": "string"}},
                 "en": {"type": "object", "description": "key -> text, or [one, other] plural forms"},
@@ -562,6 +564,15 @@ _STATUS = "(open|running|finished|abandoned)"
 _LIMIT = {"type": "integer", "minimum": 1, "maximum": 100}
 # query parameters, by path (the routes read them from `request.query_params`)
 QUERY: dict[str, list[dict[str, Any]]] = {
+    "/api/catalogue": [
+        {
+            "name": "lang",
+            "in": "query",
+            "required": False,
+            "description": "one language only (the page holds its own; the other is asked for on a switch)",
+            "schema": {"enum": list(LANGS)},
+        }
+    ],
     "/api/tables": [
         {
             "name": "status",

@@ -7,17 +7,25 @@ Markdown), opened by the Rules buttons at `#the-current-phase`."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..i18n import LANGS, negotiate
 from ..rules import RulesNotFound
 from ..rules.html import render_page
 from . import requests as _requests  # noqa: F401  (registers the `{name:id}` path convertor)
 from .assets import IMMUTABLE, REVALIDATE, Assets, gzip_page
+from .catalogue import catalogue_json
+from .errors import ApiError
+from .messages import clock_json, delta_state_text
+from .requests import current_user
 
+LANG_COOKIE = "nekobako_lang"  # set by i18n.js when the reader picks a language
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
@@ -28,9 +36,29 @@ async def index(request: Request) -> Response:
     if not (WEB_DIR / "index.html").is_file():
         return PlainTextResponse("the web client is not installed (nekobako/web/index.html is missing)", 503)
     page = request.url.path.strip("/").split("/")[0] or "lobby"  # the page app.js will show
-    # a table the server has in memory names its game: only that game's module is preloaded
-    live = request.app.state.hub.tables.live.get(request.path_params.get("table_id"))
-    return gzip_page(request, ASSETS.index(page, live.row.game if live is not None else None))
+    hub = request.app.state.hub
+    table_id = request.path_params.get("table_id")
+    live = hub.tables.live.get(table_id)
+    if page == "table":
+        with contextlib.suppress(ApiError):  # no such table: the page says so itself
+            live = await hub.tables.get_fresh(table_id)
+    user = await current_user(request)
+    data = boot(request, user)
+    if page == "table" and live is not None:
+        _, message = delta_state_text(live, live.seat_of(user["id"] if user else None), None)
+        data["state"] = {**message, "clock": clock_json(live)}
+    # a table names its game: only that game's module is preloaded
+    return gzip_page(request, ASSETS.index(page, live.row.game if live is not None else None, data))
+
+
+def boot(request: Request, user: dict[str, Any] | None) -> dict[str, Any]:
+    """What every page needs before it draws, inside the page rather than asked for after it
+    (web/boot.js): the words of the reader's language (the one the switch chose, kept in a cookie
+    as i18n.js keeps it in localStorage; else Accept-Language, as the browser's own list) and who
+    is signed in; a table page adds the reader's first state message (as the socket's first)."""
+    chosen = request.cookies.get(LANG_COOKIE)
+    lang = chosen if chosen in LANGS else negotiate(request.headers.get("accept-language"))
+    return {"lang": lang, "catalogue": catalogue_json(lang), "user": user}
 
 
 async def static_file(request: Request) -> Response:

@@ -7,10 +7,10 @@
 import "./ws.js"; // first: a table page's socket opens while everything else loads
 import * as api from "./api.js";
 import { clear, h, toast } from "./dom.js";
-import { onLangChange, setLang, t, lang } from "./i18n.js";
+import { fetchOtherLanguages, onLangChange, setLang, t, lang } from "./i18n.js";
 import { currentUser, loadUser, onUserChange, setUser } from "./session.js";
 
-// Who is signed in is asked at once, while the page's module loads (one round trip, not two in a row).
+// Who is signed in: said inside the page (boot.js), else asked at once, while the page's module loads.
 const userLoaded = loadUser();
 const main = document.getElementById("main");
 const nav = document.getElementById("topnav");
@@ -82,7 +82,7 @@ function renderNav() {
         type: "button",
         class: "lang-switch",
         id: "lang-switch",
-        onclick: () => setLang(lang === "ja" ? "en" : "ja"),
+        onclick: () => setLang(lang === "ja" ? "en" : "ja").catch((err) => toast(err.message, "error")),
       },
       // the visible name (in the other language) begins the accessible name, as WCAG 2.5.3 asks
       h("span", { lang: lang === "ja" ? "en" : "ja" }, t("lang.switch")),
@@ -99,4 +99,5 @@ onUserChange(renderNav);
 window.addEventListener("hashchange", () => show(true));
 
 renderNav();
-show();
+// the switch's other language is fetched once the page is drawn (it is not in the page)
+show().then(() => setTimeout(fetchOtherLanguages, 1000));

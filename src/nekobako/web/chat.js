@@ -1,8 +1,8 @@
 // Table chat (docs/protocol.md, "Chat"): the players' channel and the spectators' own. The box
 // keeps its own elements, so the text being typed survives every redraw of the table; messages
 // are shown as text only (h() never parses HTML).
-import { h, clear } from "./dom.js";
-import { t } from "./i18n.js";
+import { h, patch } from "./dom.js";
+import { lang, t } from "./i18n.js";
 import { playerLink } from "./tables.js";
 
 export const MAX_CHARS = 500;
@@ -10,7 +10,7 @@ export const MAX_CHARS = 500;
 function line(m) {
   return h(
     "li",
-    { class: ["chat-message", `chat-${m.channel}`], "data-id": m.id, "data-seq": m.seq },
+    { class: ["chat-message", `chat-${m.channel}`], "data-key": `chat-${m.id}`, "data-id": m.id, "data-seq": m.seq },
     m.seat !== null && m.seat !== undefined
       ? h("span", { class: "pc-dot", style: { "--pc": `var(--p${m.seat})` } })
       : null,
@@ -35,6 +35,7 @@ export class ChatBox {
   constructor(send) {
     this.send = send;
     this.messages = [];
+    this.drawn = null; // the messages and language the list shows: drawn again only when they change
     this.writable = false;
     this.channel = "players";
     this.list = h("div", { class: "chat-list" });
@@ -79,7 +80,7 @@ export class ChatBox {
 
   add(message) {
     if (this.messages.some((m) => m.id === message.id)) return;
-    this.messages.push(message);
+    this.messages = [...this.messages, message];
     this.renderList();
   }
 
@@ -91,17 +92,21 @@ export class ChatBox {
     this.render();
   }
 
+  // Patched, not rebuilt: the lines already shown stay the same elements (a reader's place, a
+  // selection); the list is measured (a layout) only when it changes, never on a table's redraw.
   renderList() {
+    if (this.drawn?.messages === this.messages && this.drawn.lang === lang) return;
+    this.drawn = { messages: this.messages, lang };
     const atBottom =
       !this.list.firstChild || this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 4;
-    clear(this.list).append(chatList(this.messages));
+    patch(this.list, chatList(this.messages));
     if (atBottom) this.list.scrollTop = this.list.scrollHeight;
   }
 
   render() {
-    this.title.textContent = t("chat.title");
-    this.label.textContent = t(this.channel === "players" ? "chat.labelPlayers" : "chat.labelSpectators");
-    this.button.textContent = t("chat.send");
+    patch(this.title, t("chat.title"));
+    patch(this.label, t(this.channel === "players" ? "chat.labelPlayers" : "chat.labelSpectators"));
+    patch(this.button, t("chat.send"));
     this.form.hidden = !this.writable;
     this.renderList();
   }

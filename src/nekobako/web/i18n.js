@@ -1,32 +1,39 @@
 // English and Japanese, from the one catalogue the server, the engine and the terminal use
-// (`nekobako.i18n`: gettext .po files; docs/i18n.md says how to add a message). The server serves it
-// as `/api/catalogue` with the WebSocket close codes; this module loads it once, before any page
-// draws (top-level await), so `t()` stays synchronous.
-// The browser's language is the default; a choice made with the switch is remembered.
+// (`nekobako.i18n`: gettext .po files; docs/i18n.md says how to add a message). The words of the
+// page's language come inside the page (boot.js: no request before the first drawing); another
+// language is asked for (`/api/catalogue?lang=`) when the reader switches to it, and fetched
+// ahead once the page has drawn, so the switch is immediate. `t()` stays synchronous.
+// The browser's language is the default; a choice made with the switch is remembered (localStorage,
+// and a cookie so the server puts that language's words in the next page).
+import { boot } from "./boot.js";
 
-async function loadCatalogue() {
-  const response = await fetch("/api/catalogue", {
+async function loadCatalogue(only = null) {
+  const response = await fetch(only ? `/api/catalogue?lang=${only}` : "/api/catalogue", {
     credentials: "same-origin",
     headers: { Accept: "application/json" },
   });
   if (!response.ok) throw new Error(`the catalogue did not load (${response.status})`);
-  return response.json();
+  const catalogue = await response.json();
+  for (const l of catalogue.langs) if (catalogue[l]) STRINGS[l] = catalogue[l];
+  return catalogue;
 }
 
-const CATALOGUE = await loadCatalogue();
-const STRINGS = Object.fromEntries(CATALOGUE.langs.map((l) => [l, CATALOGUE[l]]));
+const STRINGS = {}; // language → its words, as they arrive
+const CATALOGUE = boot.catalogue || (await loadCatalogue());
+for (const l of CATALOGUE.langs) if (CATALOGUE[l]) STRINGS[l] = CATALOGUE[l];
 
 // The server's WebSocket close codes by name ({NO_TABLE: 4404, …}), from server/errors.py.
 export const CLOSE = Object.freeze({ ...CATALOGUE.close_codes });
 
-export const LANGS = Object.keys(STRINGS);
+export const LANGS = [...CATALOGUE.langs];
 const STORAGE_KEY = "nekobako.lang";
+const COOKIE = "nekobako_lang"; // server/pages.py LANG_COOKIE
 const listeners = new Set();
 
 function initialLang() {
   try {
     const saved = localStorage.getItem(STORAGE_KEY);
-    if (saved && STRINGS[saved]) return saved;
+    if (saved && LANGS.includes(saved)) return saved;
   } catch {
     // storage may be unavailable (private mode): fall through to the browser's language
   }
@@ -35,12 +42,22 @@ function initialLang() {
     const base = String(tag || "")
       .toLowerCase()
       .split("-")[0];
-    if (STRINGS[base]) return base;
+    if (LANGS.includes(base)) return base;
   }
   return "en";
 }
 
+function remember(chosen) {
+  // biome-ignore lint/suspicious/noDocumentCookie: one fixed name, a value from LANGS; CookieStore is not in every browser
+  document.cookie = `${COOKIE}=${chosen}; path=/; max-age=31536000; SameSite=Lax`;
+}
+
 export let lang = initialLang();
+if (!STRINGS[lang]) {
+  // the page came in another language than the one chosen here (a choice older than the cookie)
+  remember(lang);
+  await loadCatalogue(lang);
+}
 document.documentElement.lang = lang;
 
 // Plural forms: English one/other, Japanese one form for every number (as nekobako.i18n.plural_index).
@@ -50,7 +67,7 @@ function pluralIndex(n) {
 }
 
 function words(key, params) {
-  const found = STRINGS[lang][key] ?? STRINGS.en[key];
+  const found = STRINGS[lang][key] ?? STRINGS.en?.[key];
   if (found === undefined) return undefined;
   return Array.isArray(found) ? found[Math.min(pluralIndex(params.n), found.length - 1)] : found;
 }
@@ -82,7 +99,7 @@ export function you(key, aboutReader) {
 }
 
 export function has(key) {
-  return key in STRINGS[lang] || key in STRINGS.en;
+  return key in STRINGS[lang] || key in (STRINGS.en || {});
 }
 
 // {en: "...", ja: "..."} from the server → the string for the current language.
@@ -92,16 +109,24 @@ export function pick(texts) {
   return texts[lang] || texts.en || Object.values(texts)[0] || "";
 }
 
-export function setLang(next) {
-  if (!STRINGS[next] || next === lang) return;
+// Switch to `next` (its words asked for first when the page does not have them yet).
+export async function setLang(next) {
+  if (!LANGS.includes(next) || next === lang) return;
+  if (!STRINGS[next]) await loadCatalogue(next);
   lang = next;
   document.documentElement.lang = lang;
   try {
     localStorage.setItem(STORAGE_KEY, lang);
   } catch {
-    // not remembered: fine
+    // not remembered here: the cookie still is
   }
+  remember(lang);
   for (const fn of listeners) fn(lang);
+}
+
+// The other languages' words, fetched while the reader reads, so the switch needs no wait.
+export function fetchOtherLanguages() {
+  return Promise.all(LANGS.filter((l) => !STRINGS[l]).map((l) => loadCatalogue(l).catch(() => {})));
 }
 
 export function onLangChange(fn) {
@@ -121,7 +146,8 @@ export function joinList(items) {
 }
 
 // Exposed for the tests: every key exists in both languages.
-export function missingKeys() {
+export async function missingKeys() {
+  await loadCatalogue();
   const out = [];
   for (const l of LANGS) for (const k of Object.keys(STRINGS.en)) if (!(k in STRINGS[l])) out.push(`${l}:${k}`);
   for (const k of Object.keys(STRINGS.ja)) if (!(k in STRINGS.en)) out.push(`en:${k}`);

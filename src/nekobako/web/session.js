@@ -1,5 +1,6 @@
 // Who is using this page: the logged-in user (or guest), null when nobody. Pages listen for changes.
 import * as api from "./api.js";
+import { boot } from "./boot.js";
 
 let user = null;
 const listeners = new Set();
@@ -18,8 +19,13 @@ export function onUserChange(fn) {
   return () => listeners.delete(fn);
 }
 
-// Ask the server who the session cookie belongs to (once at start-up).
+// Who the session cookie belongs to: said inside the page by the server (boot.js), else asked
+// (`GET /api/auth/me`) once at start-up.
 export async function loadUser() {
+  if ("user" in boot) {
+    setUser(boot.user);
+    return user;
+  }
   try {
     setUser(await api.me());
   } catch {

@@ -25,7 +25,8 @@ export function mount(root, { id }) {
   const dispatch = (event) => (state = reduce(state, event));
   // what only this page's drawing needs (not facts about the table)
   const page = {
-    info: null, // game description from /api/games
+    info: null, // the game's name, all words.js needs ({name}); the first state message gives it
+    bots: null, // the game's bot levels (from /api/games), asked for while the table is open
     rematch: undefined, // the rematch offer after the game: undefined until asked, then null or the offer
     module: null, // games/<name>.js
     ui: {}, // the game renderer's own selection state, kept across server messages
@@ -64,8 +65,6 @@ export function mount(root, { id }) {
     return true;
   });
   layout.append(chatBox.el);
-
-  api.gameList().catch(() => {}); // asked now, in parallel with the socket (the first message needs it)
 
   // ---------------------------------------------------------------- socket
   const socket = new TableSocket(id, {
@@ -144,8 +143,19 @@ export function mount(root, { id }) {
   async function onState(msg) {
     const before = state.view;
     dispatch({ type: "state", msg, now: Date.now() / 1000 });
-    if (!page.info) page.info = await api.gameInfo(msg.table.game).catch(() => null);
+    // drawn as soon as the game's module is in (preloaded with the page): nothing else is waited for
+    page.info ||= { name: msg.table.game };
     if (!page.module) page.module = await loadGame(msg.table.game);
+    if (!msg.view && !page.bots) {
+      page.bots = ["random"]; // until the game list answers: then the seats are drawn again
+      api
+        .gameInfo(msg.table.game)
+        .then((info) => {
+          if (info) page.bots = info.bots;
+          render();
+        })
+        .catch(() => {});
+    }
     const user = currentUser();
     const seated = user && msg.table.seats.some((s) => s.user && s.user.id === user.id);
     chatBox.setWriter(Boolean(user), seated ? "players" : "spectators");
@@ -515,7 +525,7 @@ export function mount(root, { id }) {
     const user = currentUser();
     const isHost = user && tbl.host && tbl.host.id === user.id;
     const mine = tbl.you !== null && tbl.you !== undefined;
-    const levels = page.info ? page.info.bots : ["random"];
+    const levels = page.bots || ["random"];
     const run = async (promise) => {
       try {
         await promise;

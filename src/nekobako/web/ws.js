@@ -5,8 +5,10 @@
 // message held here asks for the whole state again (`sync`).
 //
 // A table page's socket is opened as soon as this module runs (app.js imports it first thing), in
-// parallel with the catalogue, the modules and the sign-in check; the page's TableSocket takes it
-// over with whatever it has received by then.
+// parallel with the modules; the page's TableSocket takes it over with whatever it has received by
+// then. Before any of that, the page itself holds this reader's first state message (boot.js), so
+// the table is drawn without waiting for the socket at all.
+import { boot } from "./boot.js";
 import { applyPatch } from "./delta.js";
 
 function socketUrl(tableId) {
@@ -15,6 +17,7 @@ function socketUrl(tableId) {
 }
 
 let early = null; // {tableId, socket, events: [...]} until a TableSocket takes it
+let inPage = boot.state || null; // the first state message, used once by its table's TableSocket
 const opened = location.pathname.match(/^\/table\/(\d+)\/?$/) || location.hash.match(/^#\/table\/(\d+)/);
 if (opened && typeof WebSocket === "function") {
   const socket = new WebSocket(socketUrl(Number(opened[1])));
@@ -42,6 +45,15 @@ export class TableSocket {
     this.retry = 0;
     this.pingTimer = null;
     this.connect();
+    const first = inPage?.table?.id === tableId ? inPage : null;
+    inPage = null;
+    if (first)
+      queueMicrotask(() => {
+        if (this.held || this.closed) return; // the socket was quicker
+        this.held = first;
+        this.seq = first.seq;
+        this.handlers.state?.(first);
+      });
   }
 
   connect() {
