@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_ui import enter_as_guest, switch_language
+from browser_ui import create_table, enter_as_guest, switch_language
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -159,3 +159,33 @@ def test_event_words_from_the_engine_templates(new_page):
     assert words[4] == "Boが赤の5でトリック2を獲得"
     assert words[5] == "ゲーム終了：勝者 Ann、Cy"
     assert words[7] == "あなたが赤の5でトリック2を獲得"
+
+
+def test_a_table_made_elsewhere_appears_without_reload_and_the_focus_stays(new_page):
+    """The lobby is pushed (/ws/lobby) and patched: a table another person creates shows up in an
+    open lobby told by its socket (not by the slow poll), and the control the reader's focus is on
+    stays the same element when the new table's card comes in above it."""
+    reader = new_page()
+    frames: list[str] = []
+    reader.on(
+        "websocket",
+        lambda ws: ws.on("framereceived", lambda frame: frames.append(frame)) if ws.url.endswith("/ws/lobby") else None,
+    )
+    enter_as_guest(reader, "Reader")
+    maker = new_page()
+    enter_as_guest(maker, "Maker")
+    first = create_table(maker, "shutbox", 2)
+    card = f"li[data-table='{first}']"
+    reader.wait_for_selector(card)
+    assert frames, "the table came by a poll, not by the lobby's socket"
+
+    watch = reader.locator(f"{card} button", has_text="Watch")
+    watch.focus()
+    reader.evaluate("() => { document.activeElement.__marked = true; }")
+    maker.goto("/")
+    second = create_table(maker, "catbox", 3)
+    reader.wait_for_selector(f"li[data-table='{second}']")
+    order = reader.evaluate("() => [...document.querySelectorAll('li[data-table]')].map((li) => +li.dataset.table)")
+    assert order.index(second) < order.index(first)  # the new card came in above the focused one
+    assert reader.evaluate("() => document.activeElement.__marked === true"), "the focused button was rebuilt"
+    assert reader.evaluate(f'() => document.querySelector("{card}").contains(document.activeElement)')

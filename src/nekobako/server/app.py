@@ -13,7 +13,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 
 from ..store import open_database
-from . import auth, catalogue, chat, lobby, openapi, pages, play, players, rematch
+from . import auth, catalogue, chat, lobby, lobby_feed, openapi, pages, play, players, rematch
 from .assets import ConditionalGet
 from .auth import Throttles
 from .errors import ApiError, api_error_handler, database_error_handler, http_error_handler
@@ -40,6 +40,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
         app.state.throttles = Throttles(settings.limits, hub.db)
         app.state.chat = chat.ChatRoom()
         hub.readers["chat"] = chat.may_read
+        app.state.lobby_feed = lobby_feed.LobbyFeed(hub)
         await hub.startup()
         try:
             yield
@@ -54,6 +55,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
             *lobby.routes,
             *openapi.routes,
             *play.routes,
+            *lobby_feed.routes,
             *chat.routes,
             *rematch.routes,
             *players.routes,

@@ -59,6 +59,7 @@ class Hub:
         self.presence_task: asyncio.Task[None] | None = None
         self.readers: dict[str, Reader] = {}  # message type → who may read it (default: everyone)
         self.heard: dict[str, float] = {}  # other processes → when they last said anything
+        self.signal_listeners: list[Callable[[dict[str, Any]], None]] = []  # every signal heard (lobby_feed)
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking store function in a database thread."""
@@ -137,6 +138,8 @@ class Hub:
         """Another process changed a table (a copy held here is brought up to date, in a task),
         said who is connected through it, or sent a message to a table's connections."""
         self.heard[str(message.get("o"))] = time.monotonic()
+        for listener in self.signal_listeners:
+            listener(message)
         kind = message.get("k")
         if kind == "table":
             live = self.tables.live.get(message.get("t", 0))
@@ -206,6 +209,10 @@ class Hub:
         for conn in list(live.connections):
             if may_read is None or may_read(live, conn, message):
                 conn.push(message)
+
+    def send_signal(self, message: dict[str, Any]) -> None:
+        """`message` to the other processes (none on SQLite)."""
+        self._send(message)
 
     def _send(self, message: dict[str, Any]) -> None:
         signals = self.tables.signals

@@ -93,6 +93,7 @@ async def create_table(request: Request) -> JSONResponse:
     user = await require_user(request)
     body = await json_body(request)
     live = await _hub(request).rooms.create_table(user, body)
+    request.app.state.lobby_feed.created()
     return JSONResponse(live.detail(user), status_code=201)
 
 

@@ -41,9 +41,10 @@ export function listen(el, type, fn) {
 // Bring `el`'s children in line with freshly drawn ones, changing only what differs: nodes that
 // stay keep their place in the page (focus, scroll position, a screen reader's reading position,
 // a running animation), new ones are put in, gone ones taken out (issue 17: the page patches
-// what changed instead of rebuilding). Elements pair up by position and tag, and by `data-key`
-// where they have one. Closures over drawn elements must not be kept (the drawn ones may be
-// dropped): read the state they changed instead.
+// what changed instead of rebuilding). Elements with a `data-key` pair up by key wherever they
+// are (a table card stays itself when a new one comes before it; only a real reordering moves
+// one), the others by position and tag. Closures over drawn elements must not be kept (the drawn
+// ones may be dropped): read the state they changed instead.
 export function patch(el, ...children) {
   const fresh = [];
   for (const child of children.flat(Infinity)) {
@@ -54,20 +55,39 @@ export function patch(el, ...children) {
   return el;
 }
 
-function patchChildren(parent, fresh) {
-  const old = [...parent.childNodes];
-  fresh.forEach((node, i) => {
-    const before = old[i];
-    if (!before) parent.append(node);
-    else if (sameKind(before, node)) patchNode(before, node);
-    else before.replaceWith(node);
-  });
-  for (let i = fresh.length; i < old.length; i++) old[i].remove();
-}
+const keyOf = (node) => (node.nodeType === 1 ? node.getAttribute("data-key") : null);
 
-function sameKind(a, b) {
-  if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
-  return a.nodeType !== 1 || a.getAttribute("data-key") === b.getAttribute("data-key");
+function patchChildren(parent, fresh) {
+  const keyed = new Map();
+  for (const child of parent.childNodes) if (keyOf(child) !== null) keyed.set(keyOf(child), child);
+  let at = parent.firstChild; // the first old node not yet paired
+  for (const node of fresh) {
+    const key = keyOf(node);
+    let match = null;
+    if (key !== null) {
+      const old = keyed.get(key);
+      if (old?.nodeName === node.nodeName) match = old;
+      keyed.delete(key);
+    } else if (at && keyOf(at) === null && at.nodeType === node.nodeType && at.nodeName === node.nodeName) match = at;
+    if (match === at && match) at = at.nextSibling;
+    else if (match)
+      parent.insertBefore(match, at); // moved: the cards' order changed
+    else if (at && keyOf(at) === null) {
+      const next = at.nextSibling;
+      parent.replaceChild(node, at); // another kind of node in this place
+      at = next;
+      continue;
+    } else {
+      parent.insertBefore(node, at); // new (before the old keyed one here, which may pair later)
+      continue;
+    }
+    patchNode(match, node);
+  }
+  while (at) {
+    const next = at.nextSibling;
+    at.remove(); // gone
+    at = next;
+  }
 }
 
 function patchNode(old, node) {

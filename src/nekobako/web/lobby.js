@@ -1,14 +1,15 @@
 // The lobby: who you are (sign up / log in / guest), the tables (join, add bots, start, watch,
 // replay) and the form to create a table with every option of the chosen game.
 import * as api from "./api.js";
-import { h, replaceKeepingFocus, toast } from "./dom.js";
+import { h, patch, replaceKeepingFocus, toast } from "./dom.js";
 import { joinNames, onLangChange, pick, t } from "./i18n.js";
 import { currentUser, onUserChange, setUser } from "./session.js";
 import { deckField } from "./deck.js";
 import { rulesButton } from "./rules.js";
 import { clockText, optionLabel, optionName, playerLink, seatName, seatsSummary, statusLabel } from "./tables.js";
 
-const POLL_MS = 3000;
+const POLL_MS = 3000; // while the server's push (/ws/lobby) is not heard
+const SLOW_POLL_MS = 30000; // while it is: for what it does not push (who is connected)
 const PAGE = 20; // tables per page; "More tables" asks for the next page
 // the status filter's choices: the statuses each stands for
 const STATUS_FILTERS = { active: "open,running", open: "open", running: "running", finished: "finished" };
@@ -37,7 +38,7 @@ export function mount(root) {
 
   // ---------------------------------------------------------------- games (each with its rules)
   function renderGames() {
-    replaceKeepingFocus(
+    patch(
       gamesBox,
       h("h2", { id: "games-title" }, t("lobby.gameList")),
       h(
@@ -46,7 +47,7 @@ export function mount(root) {
         state.games.map((g) =>
           h(
             "li",
-            { "data-game": g.name },
+            { "data-game": g.name, "data-key": `game-${g.name}` },
             h("strong", { class: "game-name" }, pick(g.title)),
             h("span", { class: "muted" }, t("lobby.players", { min: g.min_players, max: g.max_players })),
             rulesButton(g.name, "overview"),
@@ -206,7 +207,7 @@ export function mount(root) {
             {
               type: "button",
               "data-key": `add-bot-${table.id}`,
-              onclick: () => act(api.addBot(table.id, select.value)),
+              onclick: () => act(api.addBot(table.id, botLevels.get(table.id) || info.bots[0])),
             },
             t("lobby.addBot"),
           ),
@@ -229,7 +230,7 @@ export function mount(root) {
     buttons.push(rulesButton(table.game, "overview"));
     return h(
       "li",
-      { class: ["table-card", `status-${table.status}`], "data-table": table.id },
+      { class: ["table-card", `status-${table.status}`], "data-table": table.id, "data-key": `table-${table.id}` },
       h(
         "div",
         { class: "table-head" },
@@ -310,9 +311,11 @@ export function mount(root) {
     );
   }
 
+  // Patched, not rebuilt, on every refresh: each table's card stays the same element (keyed by
+  // its id), so the focus and a reader's place stay where they were while tables come and go.
   function renderTables() {
     const list = state.tables;
-    replaceKeepingFocus(
+    patch(
       tablesBox,
       h(
         "div",
@@ -582,7 +585,7 @@ export function mount(root) {
       if (!byGame.has(r.game)) byGame.set(r.game, []);
       byGame.get(r.game).push(r);
     }
-    replaceKeepingFocus(
+    patch(
       ratingsBox,
       h("h2", { id: "ratings-title" }, t("lobby.ratings")),
       byGame.size
@@ -646,8 +649,27 @@ export function mount(root) {
       renderRatings();
     })
     .catch(() => {});
+  // Pushed: the server says when the tables changed (server/lobby_feed.py) and the list is asked
+  // for again (a bodiless 304 when what it shows did not change); polled while that is not heard.
+  let askedAt = 0;
+  let missed = false; // told while the page was hidden: asked once it shows
+  const ask = () => {
+    askedAt = Date.now();
+    refresh();
+  };
+  const feed = watchTables(() => {
+    if (document.hidden) missed = true;
+    else ask();
+  });
+  const onVisible = () => {
+    if (!document.hidden && missed) {
+      missed = false;
+      ask();
+    }
+  };
+  document.addEventListener("visibilitychange", onVisible);
   const timer = setInterval(() => {
-    if (!document.hidden) refresh();
+    if (!document.hidden && (!feed.live() || Date.now() - askedAt >= SLOW_POLL_MS)) ask();
   }, POLL_MS);
   const offLang = onLangChange(renderAll);
   const offUser = onUserChange((user) => {
@@ -661,8 +683,44 @@ export function mount(root) {
   });
   return () => {
     clearInterval(timer);
+    feed.close();
+    document.removeEventListener("visibilitychange", onVisible);
     offLang();
     offUser();
+  };
+}
+
+// The lobby's socket (/ws/lobby): `onChange()` when the server says the tables changed, and after
+// a reconnection (changes may have been missed meanwhile). `live()`: whether it is heard now.
+function watchTables(onChange) {
+  let socket = null;
+  let closed = false;
+  let retry = 0;
+  let ping = null;
+  function connect() {
+    if (closed || typeof WebSocket !== "function") return;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const current = new WebSocket(`${scheme}//${location.host}/ws/lobby`);
+    socket = current;
+    current.addEventListener("open", () => {
+      if (retry > 0) onChange();
+      retry = 0;
+      ping = setInterval(() => current.send('{"type":"ping"}'), 25000);
+    });
+    current.addEventListener("message", () => onChange());
+    current.addEventListener("close", () => {
+      clearInterval(ping);
+      if (socket === current) socket = null;
+      if (!closed) setTimeout(connect, Math.min(30000, 1000 * 2 ** retry++));
+    });
+  }
+  connect();
+  return {
+    live: () => socket?.readyState === WebSocket.OPEN,
+    close: () => {
+      closed = true;
+      socket?.close();
+    },
   };
 }
 
