@@ -39,6 +39,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
+import orjson
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from websockets.asyncio.client import connect
@@ -46,6 +47,8 @@ from websockets.asyncio.client import connect
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests" / "server"))
 
 from server_harness import ServerProcess
+
+from nekobako.server.deltas import apply as deltas_apply
 
 MAX_TABLES = 1000  # a bound, whatever the command line says
 MAX_SECONDS = 600
@@ -91,21 +94,28 @@ async def bot_table(base: str, index: int, http: httpx.AsyncClient) -> None:
     await post(http, f"{base}/api/tables/{table_id}/leave", headers=headers)
 
 
-async def play(ws_base: str, table_id: int, cookie: str, until: float, rng: random.Random, out: list[float]) -> None:
-    """The scripted person: think, act, time the answer; a new table is not started when a game ends."""
+async def play(
+    ws_base: str, table_id: int, cookie: str, until: float, rng: random.Random, out: list[float], deltas: bool
+) -> None:
+    """The scripted person: think, act, time the answer; a new table is not started when a game ends.
+    With `deltas`, it reads `delta` messages as the browser does (`?deltas=1`)."""
     headers = {"Cookie": f"nekobako_session={cookie}"}
-    address = f"{ws_base}/ws/tables/{table_id}"
+    address = f"{ws_base}/ws/tables/{table_id}" + ("?deltas=1" if deltas else "")
     async with connect(address, additional_headers=headers, max_size=2**22, open_timeout=120) as ws:
         state: dict = {}
         sent: tuple[int, float] | None = None
         while time.monotonic() < until:
             try:
-                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.05, until - time.monotonic())))
+                async with asyncio.timeout(max(0.05, until - time.monotonic())):
+                    message = orjson.loads(await ws.recv())
             except TimeoutError:
                 return
-            if message["type"] == "refused":
+            kind = message["type"]
+            if kind == "refused":
                 sent = None
-            if message["type"] != "state":
+            if kind == "delta":
+                message = deltas_apply(state, message["patch"])
+            elif kind != "state":
                 continue
             state = message
             if sent is not None and state["seq"] > sent[0]:
@@ -140,7 +150,12 @@ class Measured:
 
 
 async def run(
-    servers: list[ServerProcess], tables: int, ismcts: int, seconds: float, profile: pathlib.Path | None = None
+    servers: list[ServerProcess],
+    tables: int,
+    ismcts: int,
+    seconds: float,
+    profile: pathlib.Path | None = None,
+    deltas: bool = False,
 ) -> Measured:
     limits = httpx.Limits(max_connections=20)
     url = servers[0].database_url
@@ -159,7 +174,7 @@ async def run(
             spy = start_profiler(servers[0], seconds, profile) if profile is not None else None
             await asyncio.gather(
                 *(
-                    play(servers[i % len(servers)].ws_base, t, c, until, random.Random(rng.random()), latencies)
+                    play(servers[i % len(servers)].ws_base, t, c, until, random.Random(rng.random()), latencies, deltas)
                     for i, (t, c) in enumerate(seated)
                 )
             )
@@ -351,13 +366,17 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
             for server in servers:
                 server.start(timeout=60)
             profile = work / f"profile-{tables}.txt" if args.profile else None
-            measured = asyncio.run(run(servers, tables, args.ismcts, seconds, profile))
+            measured = asyncio.run(run(servers, tables, args.ismcts, seconds, profile, args.deltas))
         finally:
             for server in servers:
                 server.stop()
     database = "postgres" if url.startswith("postgres") else "sqlite"
     latencies, stored, cpu = measured.latencies, measured.stored, measured.cpu
-    lines = [f"{database} {tables} tables + {args.ismcts} ismcts tables, {args.processes} process(es), {seconds:.0f} s"]
+    reading = "delta" if args.deltas else "whole state"
+    lines = [
+        f"{database} {tables} tables + {args.ismcts} ismcts tables, {args.processes} process(es), {seconds:.0f} s,"
+        f" {reading} messages"
+    ]
     lines.append(f"  action → broadcast: {quantiles(latencies)}")
     for index, answer in enumerate(measured.health):
         lag = answer["loop_lag_ms"]
@@ -393,6 +412,7 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="server processes (more than 1: PostgreSQL)")
     parser.add_argument("--bot-processes", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="sample process 0 with py-spy (pip install py-spy)")
+    parser.add_argument("--deltas", action="store_true", help="people read delta messages, as the browser does")
     args = parser.parse_args()
     counts = [min(int(n), MAX_TABLES) for n in args.tables.split(",")]
     args.processes = max(1, min(args.processes, MAX_PROCESSES))

@@ -8,10 +8,11 @@ what a viewer already has) adds its own key: anything that decides the text belo
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from .clock import decision_seconds
 from .deltas import diff
@@ -21,8 +22,17 @@ if TYPE_CHECKING:
 
 
 def encode(message: Any) -> str:
-    """Compact JSON, non-ASCII as is (Japanese names stay readable and short)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON, non-ASCII as is (Japanese names stay readable and short). orjson, because
+    encoding state messages was a sixth of the event loop's time with the standard library's
+    encoder (orjson: a tenth of that, the same text: `tests/server/test_messages.py`)."""
+    return orjson.dumps(message, default=_tuple, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _tuple(value: Any) -> Any:
+    """A named tuple (orjson writes plain tuples only) as a list, as the standard library would."""
+    if isinstance(value, tuple):
+        return list(value)
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 class Shared:
