@@ -208,3 +208,26 @@ def test_rate_limits_and_quotas_hold_across_processes(postgres_url, tmp_path) ->
         third = elsewhere.post("/api/tables", {"game": "shutbox", "seats": 2, "options": {}})
         assert third.status_code == 429 and third.json()["code"] == "quota"
         assert a.post("/api/tables", {"game": "shutbox", "seats": 2, "options": {}}).status_code == 429
+
+
+def test_the_chat_rate_limit_holds_across_processes(postgres_url, tmp_path) -> None:
+    """One person writing through two processes by turns: the sixth message within ten seconds is
+    refused (in the person's language) by whichever process it reaches, and nothing is stored."""
+    with processes(postgres_url, tmp_path, 2) as (first, second), clients(first, 1) as (alice,):
+        alice.guest("alice")
+        table_id = alice.create("shutbox", 2)["id"]
+        elsewhere = client_on(second, alice)
+        both = [alice, elsewhere]
+        japanese = {"Accept-Language": "ja"}
+        for i in range(5):
+            sent = both[i % 2].http.post(f"/api/tables/{table_id}/chat", json={"text": f"m{i}"}, headers=japanese)
+            assert sent.status_code == 201, sent.text
+        for client in both:  # the sixth, on either process
+            refused = client.http.post(f"/api/tables/{table_id}/chat", json={"text": "one too many"}, headers=japanese)
+            assert refused.status_code == 429
+            body = refused.json()
+            assert body["code"] == "chat_rate" and body["key"] == "error.chat.rate"
+            assert "10秒に5件までです" in body["error"], body
+        stored = alice.ok(alice.get(f"/api/tables/{table_id}/chat"))["messages"]
+        assert [m["text"] for m in stored] == [f"m{i}" for i in range(5)]
+        elsewhere.close()

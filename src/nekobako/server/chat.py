@@ -8,7 +8,7 @@ Rules, all here:
   (players are not coached from the gallery); after the end, and in the replay, everyone reads both.
 * A message is at most `MAX_CHARS` characters with at least one that shows; control characters
   become spaces, runs of white space one space, the ends are trimmed; a person writes at most
-  `RATE[0]` messages per `RATE[1]` seconds at one table.
+  `RATE[0]` messages per `RATE[1]` seconds at one table, counted in the database (every process).
   The client shows the text as text (never as HTML).
 
 A message is sent to this process's sockets (`{"type": "chat"}`); with several processes, the
@@ -17,9 +17,8 @@ table's notification channel carries it to the others.
 
 from __future__ import annotations
 
-import collections
+import asyncio
 import re
-import time
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
@@ -69,39 +68,34 @@ def clean_text(raw: Any) -> str:
 
 
 class ChatRoom:
-    """Rate limits per (table, user), kept by this process."""
+    """Posting chat messages. The rate limit is counted in the database (`store.chat.add_message`),
+    so it holds across server processes; within this process posts are stored one at a time, so
+    two of one person's posts never count the same messages (SQLite has no lock to take)."""
 
     def __init__(self) -> None:
-        self.sent: dict[tuple[int, int], collections.deque[float]] = {}
-
-    def check_rate(self, table_id: int, user_id: int) -> None:
-        count, window = RATE
-        stamp = time.monotonic()
-        times = self.sent.setdefault((table_id, user_id), collections.deque())
-        while times and times[0] <= stamp - window:
-            times.popleft()
-        if len(times) >= count:
-            wait = int(times[0] + window - stamp) + 1
-            raise Refusal("chat_rate", Message("error.chat.rate", count=count, window=f"{window:.0f}", n=wait))
-        times.append(stamp)
-        if len(self.sent) > 10_000:  # forget idle tables now and then
-            self.sent = {k: v for k, v in self.sent.items() if v and v[-1] > stamp - window}
+        self._lock = asyncio.Lock()
 
     async def post(self, hub: Hub, live: LiveTable, user: dict[str, Any], raw: Any) -> dict[str, Any]:
         """Store and send one message; raises `Refusal` (nothing stored) when it is refused."""
         text = clean_text(raw)
-        self.check_rate(live.id, user["id"])
         channel = channel_of(live, user)
         seat = next((s.seat for s in live.row.seats if s.user_id == user["id"]), None)
-        message = await hub.db(
-            chat.add_message,
-            table_id=live.id,
-            channel=channel,
-            user=user,
-            seat=seat,
-            seq=live.row.seq,
-            text=text,
-        )
+        try:
+            async with self._lock:
+                message = await hub.db(
+                    chat.add_message,
+                    table_id=live.id,
+                    channel=channel,
+                    user=user,
+                    seat=seat,
+                    seq=live.row.seq,
+                    text=text,
+                    rate=RATE,
+                )
+        except chat.TooMany as exc:
+            count, window = RATE
+            message = Message("error.chat.rate", count=count, window=f"{window:.0f}", n=int(exc.wait) + 1)
+            raise Refusal("chat_rate", message) from None
         hub.broadcast(live, {"type": "chat", "message": message})  # every process: readers["chat"]
         return message
 

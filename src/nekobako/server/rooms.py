@@ -6,6 +6,7 @@ listeners (`Tables.changed`). A refused change raises `ApiError` before anything
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 from collections.abc import Awaitable, Callable
@@ -46,6 +47,7 @@ class Rooms:
         self.moves = moves
         self.limits = tables.limits
         self.started: Callable[[LiveTable], Awaitable[None]] | None = None  # after a game starts
+        self._creating = asyncio.Lock()  # one table made at a time here (SQLite has no lock to take)
 
     async def list_tables(
         self,
@@ -90,23 +92,25 @@ class Rooms:
         except NekobakoError as exc:
             raise ApiError(400, "invalid_options", exc.message) from None
         clock = parse_clock(body.get("clock"))
-        hosted = await self.tables.db(games.hosted, user["id"], LIVE)
-        if hosted >= self.limits.open_tables:
+        try:
+            async with self._creating:
+                table_id = await self.tables.db(
+                    games.create_table,
+                    game=game.name,
+                    players=players,
+                    options=options.to_json(),
+                    clock=clock,
+                    host_id=user["id"],
+                    seed=secrets.randbits(62),
+                    most_hosted=self.limits.open_tables,  # counted with the insert: every process
+                )
+        except games.HostsTooMany as exc:
             raise ApiError(
                 429,
                 "quota",
-                f"you already host {hosted} open or running tables (at most {self.limits.open_tables}); "
+                f"you already host {exc.hosted} open or running tables (at most {self.limits.open_tables}); "
                 "finish or leave one first",
-            )
-        table_id = await self.tables.db(
-            games.create_table,
-            game=game.name,
-            players=players,
-            options=options.to_json(),
-            clock=clock,
-            host_id=user["id"],
-            seed=secrets.randbits(62),
-        )
+            ) from None
         return await self.tables.get(table_id)
 
     @retry

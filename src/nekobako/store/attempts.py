@@ -9,16 +9,12 @@ caller serialises (`server.auth.LoginLimiter`).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 
-from sqlalchemy import Engine, delete, func, insert, select
+from sqlalchemy import Engine, delete, insert, select
 
+from .database import hold
 from .schema import attempts
-
-
-def _lock_id(key: str) -> int:
-    return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
 
 
 def begin(engine: Engine, keys: Sequence[str], limit: int, window: float, now: float) -> tuple[float, list[int]]:
@@ -26,9 +22,8 @@ def begin(engine: Engine, keys: Sequence[str], limit: int, window: float, now: f
     `window` seconds: then nothing is stored. Returns (seconds to wait, 0 when allowed; the ids
     of the stored attempts)."""
     with engine.begin() as conn:
-        if engine.dialect.name == "postgresql":
-            for key in sorted(set(keys)):
-                conn.execute(select(func.pg_advisory_xact_lock(_lock_id(key))))
+        for key in sorted(set(keys)):
+            hold(conn, key)
         for key in keys:
             times = (
                 conn.execute(

@@ -6,11 +6,12 @@ killed (and a power cut); PostgreSQL commits are durable by default.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from datetime import UTC, datetime
 from typing import Any, overload
 
-from sqlalchemy import Engine, create_engine, event, inspect, text
+from sqlalchemy import Connection, Engine, create_engine, event, func, inspect, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import InvalidatePoolError
 from sqlalchemy.schema import CreateColumn
@@ -110,6 +111,15 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def hold(conn: Connection, key: str) -> None:
+    """Take PostgreSQL's lock named `key` until the transaction ends, so a count and the insert it
+    allows are one step for every server process (a quota, a rate limit). SQLite has one
+    process; its callers serialise themselves."""
+    if conn.dialect.name == "postgresql":
+        number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
+        conn.execute(select(func.pg_advisory_xact_lock(number)))
 
 
 def now() -> datetime:

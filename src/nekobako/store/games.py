@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol, get_args
 
 from sqlalchemy import JSON, Connection, Engine, bindparam, func, insert, select, update
 
-from .database import aware, now
+from .database import aware, hold, now
 from .schema import actions, notices, seats, tables
 
 SeatKind = Literal["empty", "human", "bot"]
@@ -65,6 +65,14 @@ class TableRow:
     notices: list[NoticeRow] = field(default_factory=list)
 
 
+class HostsTooMany(Exception):
+    """The host already hosts as many open or running tables as one may."""
+
+    def __init__(self, hosted: int):
+        super().__init__(f"{hosted} tables hosted")
+        self.hosted = hosted
+
+
 def create_table(
     engine: Engine,
     *,
@@ -74,9 +82,18 @@ def create_table(
     clock: dict[str, Any],
     host_id: int,
     seed: int,
+    most_hosted: int | None = None,
 ) -> int:
-    """A new open table with the host at seat 0; returns its id."""
+    """A new open table with the host at seat 0; returns its id. With `most_hosted`: unless the
+    host already hosts that many open or running tables (`HostsTooMany`), counted in the same
+    transaction under a lock on the host, so the quota holds across server processes."""
     with engine.begin() as conn:
+        if most_hosted is not None:
+            hold(conn, f"hosting/{host_id}")
+            query = select(func.count()).where(tables.c.host_id == host_id, tables.c.status.in_(("open", "running")))
+            hosted = int(conn.execute(query).scalar_one())
+            if hosted >= most_hosted:
+                raise HostsTooMany(hosted)
         result = conn.execute(
             insert(tables).values(
                 game=game,
@@ -159,13 +176,6 @@ def table_ids(
     query = query.order_by(tables.c.id) if limit is None else query.order_by(tables.c.id.desc()).limit(limit)
     with engine.connect() as conn:
         return [r.id for r in conn.execute(query)]
-
-
-def hosted(engine: Engine, user_id: int, statuses: Iterable[str]) -> int:
-    """How many tables `user_id` hosts with one of `statuses` (a quota, counted by every process)."""
-    query = select(func.count()).where(tables.c.host_id == user_id, tables.c.status.in_(list(statuses)))
-    with engine.connect() as conn:
-        return int(conn.execute(query).scalar_one())
 
 
 def tables_with_bots(engine: Engine, levels: Iterable[str], statuses: Iterable[str]) -> dict[int, int | None]:
