@@ -9,6 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from nekobako.i18n import text
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser_ui import create_table, enter_as_guest, switch_language
@@ -81,7 +83,7 @@ def test_guest_sign_up_log_in_and_the_create_form(new_page, server, screenshot):
         for spec in game["options"]:
             field = page.locator(f"[data-option={spec['name']}]")
             assert field.count() == 1, spec["name"]
-            assert spec["help"]["en"] in field.inner_text()
+            assert text(spec["help"], "en") in field.inner_text()
             if spec["choices"]:
                 assert field.locator("option").count() >= len(spec["choices"])
         seats = page.locator("#create-seats option")

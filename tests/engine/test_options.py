@@ -85,16 +85,22 @@ def test_option_text_from_the_command_line():
         parse_option_text(["size"])
 
 
-def test_describe_gives_the_lobby_everything_as_json():
-    spec = OptionSpec("mode", "total", ("total", "count"), help_en="How", help_ja="方法", labels={"total": ("T", "合")})
-    assert spec.describe() == {
-        "name": "mode",
-        "choices": ["total", "count"],
+def test_describe_gives_the_lobby_catalogue_keys_as_json():
+    """Words are keys, in one language nowhere: a value without a label reads as itself."""
+    spec = OptionSpec("scoring", "total", ("total", 7))
+    assert spec.describe("shutbox") == {
+        "name": "scoring",
+        "label": "shutbox.option.scoring",
+        "help": "shutbox.option.scoring.help",
+        "choices": ["total", 7],
+        "labels": ["shutbox.option.scoring.value.total", None],
         "default": "total",
-        "help": {"en": "How", "ja": "方法"},
-        "labels": {"total": {"en": "T", "ja": "合"}},
         "advanced": False,
     }
+    deck = OptionSpec("deck", ((1, 2),), parse=tuple, presets=(("default", ((1, 2),)),), bounds={"copies": (1, 8)})
+    described = deck.describe("catopomp")
+    assert described["presets"] == [{"value": [[1, 2]], "label": "catopomp.option.deck.preset.default"}]
+    assert (described["choices"], described["labels"], described["bounds"]) == (None, None, {"copies": [1, 8]})
 
 
 def test_options_survive_pickling_for_worker_processes() -> None:

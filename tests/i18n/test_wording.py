@@ -81,7 +81,7 @@ def test_plural_and_person_in_the_words_the_issue_names() -> None:
     shut = get_game("shutbox")
     state = shut.new_game(1)
     assert text("words.players", "en", n=1) == "1 player" and text("words.games", "en", n=1) == "1 game"
-    assert shut.title["en"] == "Shut the Box"
+    assert shut.title.text("en") == "Shut the Box" and shut.title.text("ja") == "シャット・ザ・ボックス"
     catbox = get_game("catbox")
     from nekobako.engine import Event
 

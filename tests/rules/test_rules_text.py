@@ -12,7 +12,7 @@ import pytest
 from rich.cells import cell_len
 
 from nekobako.engine import game_names, get_game
-from nekobako.i18n import catalogue, text
+from nekobako.i18n import text
 from nekobako.rules import LANGS, RulesNotFound, load, parse, phase_section
 from nekobako.rules.html import render_body, render_page
 
@@ -20,9 +20,9 @@ BOOKS = [(game, lang) for game in game_names() for lang in LANGS]
 CODE_BLOCK = re.compile(r"^(?:> )?```text\n(.*?)^(?:> )?```", re.S | re.M)
 
 
-def _lobby_option_names(lang: str) -> dict[str, str]:
-    """The option names the lobby shows (`opt.*` in the catalogue), so the rules use the same words."""
-    return {key[4:]: text(key, lang) for key in catalogue().keys("opt.")}
+def _lobby_option_names(game: str, lang: str) -> dict[str, str]:
+    """The option names the lobby shows (`<game>.option.<name>`), so the rules use the same words."""
+    return {spec.name: text(spec.key(game), lang) for spec in get_game(game).option_specs}
 
 
 def _phases(game: str) -> tuple[str, ...]:
@@ -41,7 +41,7 @@ def _code(value: object) -> str:
 @pytest.mark.parametrize(("game", "lang"), BOOKS)
 def test_every_option_and_value_is_explained(game: str, lang: str) -> None:
     options = load(game, lang).section("options").markdown
-    lobby = _lobby_option_names(lang)
+    lobby = _lobby_option_names(game, lang)
     for spec in get_game(game).option_specs:
         assert f"`{spec.name}`" in options, f"{game}/{lang}: option {spec.name} is not in the options section"
         assert lobby[spec.name] in options, f"{game}/{lang}: the lobby's name {lobby[spec.name]!r} is not used"

@@ -142,10 +142,11 @@ class Client:
     def table(self, table_id: int) -> dict[str, Any]:
         return self.ok(self.get(f"/api/tables/{table_id}"))
 
-    def socket(self, table_id: int, seat: int | None = None) -> Seat:
+    def socket(self, table_id: int, seat: int | None = None, lang: str | None = None) -> Seat:
+        """A table socket; `lang` asks for notices in that language (`?lang=`)."""
         token = self.http.cookies.get("nekobako_session")
         headers = {"Cookie": f"nekobako_session={token}"} if token else {}
-        url = f"{self.server.ws_base}/ws/tables/{table_id}"
+        url = f"{self.server.ws_base}/ws/tables/{table_id}" + (f"?lang={lang}" if lang else "")
         ws = connect(url, additional_headers=headers, open_timeout=10, close_timeout=1, legacy=True)
         return Seat(ws)
 

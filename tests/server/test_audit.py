@@ -111,8 +111,15 @@ def test_replacement_notice_names_the_bot_in_japanese(sqlite_server) -> None:
         table = host.create("shutbox", 2)
         guest.ok(guest.post(f"/api/tables/{table['id']}/join"))
         host.ok(host.post(f"/api/tables/{table['id']}/start"))
+        guest.http.headers["Accept-Language"] = "ja,en;q=0.5"
         detail = guest.ok(guest.post(f"/api/tables/{table['id']}/leave"))
         notice = next(n for n in detail["notices"] if n["kind"] == "replaced")
         assert notice["data"]["bot"] == "greedy"
-        assert notice["text"]["ja"] == "席1（leaver）が退席したため、貪欲ボットが代わりに打ちます。"
-        assert "greedy" in notice["text"]["en"]
+        assert notice["key"] == "notice.replaced.left"
+        assert notice["params"] == {"seat": 1, "name": "leaver", "bot": {"key": "bot.greedy", "params": {}}}
+        assert notice["text"] == "席1（leaver）が退席したため、貪欲ボットが代わりに打ちます。"
+        english = host.ok(host.get(f"/api/tables/{table['id']}"))["notices"]  # no Accept-Language: English
+        assert [n["text"] for n in english] == [
+            "The game has started.",
+            "Seat 1 (leaver) left; the greedy bot plays for them.",
+        ]

@@ -23,7 +23,7 @@ def test_leaving_player_is_replaced_and_reconnect_keeps_the_seat(sqlite_server) 
         table_id = table["id"]
         bob.ok(bob.post(f"/api/tables/{table_id}/join"))
         alice.ok(alice.post(f"/api/tables/{table_id}/start"))
-        a, b = alice.socket(table_id), bob.socket(table_id)
+        a, b = alice.socket(table_id, lang="ja"), bob.socket(table_id)
         for sock in (a, b):
             sock.wait_state(lambda m: m["view"] is not None)
         assert [
@@ -37,13 +37,16 @@ def test_leaving_player_is_replaced_and_reconnect_keeps_the_seat(sqlite_server) 
         b = bob.socket(table_id)
         back = b.wait_state()
         assert back["seat"] == 1 and back["seq"] == seen["seq"] and back["view"] == seen["view"]
-        # bob leaves: a bot plays seat 1, the table says so in both languages
+        # bob leaves: a bot plays seat 1, the table says so in each reader's language
         detail = bob.ok(bob.post(f"/api/tables/{table_id}/leave"))
         assert detail["seats"][1]["kind"] == "bot" and detail["seats"][1]["replaced"] == "left"
         assert detail["you"] is None
+        notice = next(n for n in detail["notices"] if n["kind"] == "replaced")
+        assert notice["text"] == "Seat 1 (bob) left; the greedy bot plays for them."
         note = a.wait_state(lambda m: _replaced(m, 1, "left"))
         notice = next(n for n in note["notices"] if n["kind"] == "replaced")
-        assert "bob" in notice["text"]["en"] and "bob" in notice["text"]["ja"]
+        assert notice["text"] == "席1（bob）が退席したため、貪欲ボットが代わりに打ちます。"
+        assert note["table"]["notices"][-1] == notice
         # bob now watches: the public view, no hand
         watched = b.wait_state(lambda m: m["seat"] is None)
         assert "hand" not in watched["view"]
@@ -76,7 +79,7 @@ def test_running_out_of_time_costs_one_turn_only(server) -> None:
         assert table["clock"] == {"kind": "realtime", "bank": 5, "increment": 0, "timeouts": 3}
         bob.ok(bob.post(f"/api/tables/{table_id}/join"))
         alice.ok(alice.post(f"/api/tables/{table_id}/start"))
-        a = alice.socket(table_id)
+        a, j = alice.socket(table_id), bob.socket(table_id, lang="ja")
         first = a.wait_state(lambda m: m["view"] is not None)
         mover = first["view"]["to_move"][0]
         deadline = first["clock"]["deadlines"][str(mover)]
@@ -89,9 +92,26 @@ def test_running_out_of_time_costs_one_turn_only(server) -> None:
         assert note["table"]["seats"][mover]["kind"] == "human" and note["table"]["seats"][mover]["replaced"] is None
         [timeout] = _notices(note, "timeout", mover)
         assert timeout["data"]["count"] == 1 and timeout["data"]["limit"] == 3
-        assert "1 of 3" in timeout["text"]["en"] and "1/3" in timeout["text"]["ja"]
+        # alice reads English, bob Japanese; the one who ran out of time reads "you"
+        [japanese] = _notices(j.wait_state(lambda m: bool(_notices(m, "timeout", mover))), "timeout", mover)
+        assert (timeout["key"], japanese["key"]) == ("notice.timeout", "notice.timeout")
+        if mover == 0:
+            assert timeout["text"] == "You ran out of time; the greedy bot played this turn for you (1 of 3 in a row)."
+            assert (
+                japanese["text"].startswith("席0（alice）は時間切れのため、貪欲ボット")
+                and "（連続1/3回）" in japanese["text"]
+            )
+        else:
+            assert (
+                timeout["text"].startswith("Seat 1 (bob) ran out of time; the greedy bot played")
+                and "1 of 3" in timeout["text"]
+            )
+            assert (
+                japanese["text"] == "あなたは時間切れのため、貪欲ボットがこの手番だけ代わりに打ちました（連続1/3回）。"
+            )
         assert note["clock"]["missed"] == {str(mover): 1}
         a.close()
+        j.close()
 
 
 def test_timeouts_in_a_row_hand_the_seat_over_and_the_player_takes_it_back(server) -> None:
@@ -112,7 +132,7 @@ def test_timeouts_in_a_row_hand_the_seat_over_and_the_player_takes_it_back(serve
         sock.wait_state(lambda m: bool(_notices(m, "timeout", mover)), timeout=12)
         replaced = sock.wait_state(lambda m: _replaced(m, mover, "timeout"), timeout=15)
         assert replaced["table"]["seats"][mover]["kind"] == "bot"
-        assert "until they take the seat back" in _notices(replaced, "replaced", mover)[0]["text"]["en"]
+        assert "until they take the seat back" in _notices(replaced, "replaced", mover)[0]["text"]
         assert other.post(f"/api/tables/{table_id}/reclaim").status_code == 409  # not their seat
         # the player takes the seat back: a person again, timeouts forgotten
         client.ok(client.post(f"/api/tables/{table_id}/reclaim"))

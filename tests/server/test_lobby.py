@@ -26,7 +26,7 @@ def test_games_tables_seats_and_permissions(server) -> None:
             assert entry["options"] == game.describe_options()
             assert (entry["min_players"], entry["max_players"]) == (game.min_players, game.max_players)
             assert "random" in entry["bots"]
-            assert entry["messages"] == {k: {"en": en, "ja": ja} for k, (en, ja) in game.messages.items()}
+            assert entry["title"] == f"game.{name}" and entry["messages"] == game.messages
             assert entry["messages"], "every game describes its events"
         assert stranger.post("/api/tables", {"game": "shutbox", "seats": 2}).status_code == 401
 

@@ -403,9 +403,7 @@ def play_command(
     game_obj = state.game
     console.print(
         Text(
-            t["header"].format(
-                title=game_obj.title.get(lang, game_obj.title["en"]), players=players, seed=seed, seat=seat
-            ),
+            t["header"].format(title=game_obj.title.text(lang), players=players, seed=seed, seat=seat),
             style="bold",
         )
     )

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, NoReturn, 
 
 from ..i18n import Message, catalogue
 from ..i18n.events import describe
-from ..i18n.message import words
 from .errors import IllegalAction, InvalidOptions, MalformedAction
 from .options import Options, OptionSpec, parse_options
 
@@ -236,7 +235,6 @@ class Game(ABC, Generic[A, S]):
     """Static description of one game. One instance per game, found through the registry."""
 
     name: ClassVar[str]
-    title: ClassVar[Mapping[str, str]]  # {"en": ..., "ja": ...}
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
@@ -320,18 +318,23 @@ class Game(ABC, Generic[A, S]):
         )
 
     @property
-    def messages(self) -> dict[str, tuple[str, str]]:
-        """Event and prompt kind → (English, Japanese) template, from the catalogue (`/api/games`)."""
-        out: dict[str, tuple[str, str]] = {}
+    def title(self) -> Message:
+        """The game's name, in words in its `messages.po` (`game.<name>`)."""
+        return Message(f"game.{self.name}")
+
+    @property
+    def messages(self) -> dict[str, str]:
+        """Event and prompt kind → its catalogue key (`/api/games`; the words are in `/api/catalogue`)."""
+        out: dict[str, str] = {}
         for family in ("event", "prompt"):
             prefix = f"{self.name}.{family}."
             for key in catalogue().keys(prefix):
                 if not key.endswith(".you"):
-                    out[key[len(prefix) :]] = (words(key, "en") or "", words(key, "ja") or "")
+                    out[key[len(prefix) :]] = key
         return out
 
     def describe_options(self) -> list[dict[str, Any]]:
-        return [spec.describe() for spec in self.option_specs]
+        return [spec.describe(self.name) for spec in self.option_specs]
 
 
 class State(ABC, Generic[A]):

@@ -8,30 +8,32 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..i18n import Message
+from ..i18n import Message, has
 from .errors import InvalidOptions
 
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option: its values, its default (possibly depending on the player count) and help text.
+    """One option: its values and its default (possibly depending on the player count).
 
     `choices` lists the allowed values (typed: ints stay ints). An option without choices has a
     `parse` function that turns a raw value (from JSON or from `k=v` text) into the typed value or
     raises `InvalidOptions`.
+
+    Its words are in the game's catalogue (`games/<game>/messages.po`), under keys derived from the
+    game's and the option's names (`keys`): `<game>.option.<name>` (what the lobby calls it),
+    `….help`, `….value.<value>` (a choice's label, where a bare value would not read well) and
+    `….preset.<preset>` (a named value the lobby offers).
     """
 
     name: str
     default: Any | Callable[[int], Any]
     choices: tuple[Any, ...] | None = None
     parse: Callable[[Any], Any] | None = None
-    help_en: str = ""
-    help_ja: str = ""
-    labels: Mapping[Any, tuple[str, str]] = field(default_factory=dict)  # value -> (en, ja)
     advanced: bool = False  # a research option: the lobby keeps it under "advanced"
-    # for an option without choices: named values the lobby offers ((value, en, ja), …), and the
-    # bounds of what it may hold (e.g. a deck's card numbers and copies), for an editor
-    presets: tuple[tuple[Any, str, str], ...] = ()
+    # for an option without choices: named values the lobby offers ((preset name, value), …), and
+    # the bounds of what it may hold (e.g. a deck's card numbers and copies), for an editor
+    presets: tuple[tuple[str, Any], ...] = ()
     bounds: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
     def default_for(self, players: int) -> Any:
@@ -52,17 +54,29 @@ class OptionSpec:
         allowed = [_show(c) for c in self.choices]
         raise InvalidOptions(Message("engine.options.bad_value", name=self.name, value=_shown(raw), allowed=allowed))
 
-    def describe(self) -> dict[str, Any]:
-        """JSON description for the lobby and the docs."""
+    def key(self, game: str) -> str:
+        """The catalogue key of the option's name; its help, labels and presets extend it."""
+        return f"{game}.option.{self.name}"
+
+    def value_key(self, game: str, value: Any) -> str | None:
+        """The key of a choice's label, if the catalogue has one (numbers and on/off need none)."""
+        key = f"{self.key(game)}.value.{_show(value)}"
+        return key if has(key) else None
+
+    def describe(self, game: str) -> dict[str, Any]:
+        """JSON description for the lobby and the docs: words as catalogue keys (the browser and
+        API clients word them from `/api/catalogue` in their reader's language)."""
+        key = self.key(game)
         return {
             "name": self.name,
+            "label": key,
+            "help": f"{key}.help",
             "choices": None if self.choices is None else [_json(c) for c in self.choices],
+            "labels": None if self.choices is None else [self.value_key(game, c) for c in self.choices],
             "default": None if callable(self.default) else _json(self.default),
-            "help": {"en": self.help_en, "ja": self.help_ja},
-            "labels": {str(_json(k)): {"en": v[0], "ja": v[1]} for k, v in self.labels.items()},
             "advanced": self.advanced,
             **(
-                {"presets": [{"value": _json(v), "label": {"en": en, "ja": ja}} for v, en, ja in self.presets]}
+                {"presets": [{"value": _json(v), "label": f"{key}.preset.{p}"} for p, v in self.presets]}
                 if self.presets
                 else {}
             ),

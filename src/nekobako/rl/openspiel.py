@@ -55,7 +55,7 @@ def _parameters(game: Game) -> dict[str, Any]:
 def _game_type(game: Game) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=short_name(game.name),
-        long_name=f"nekobako {game.title['en']}",
+        long_name=f"nekobako {game.title.text('en')}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,

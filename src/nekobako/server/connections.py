@@ -37,6 +37,7 @@ class Connection:
         user: dict[str, Any] | None,
         session: str | None = None,
         deltas: bool = False,
+        lang: str = "en",
     ):
         self.ws = ws
         self.table = table
@@ -47,6 +48,7 @@ class Connection:
         self.sent_notices = 0
         self.sent_version = -1
         self.deltas = deltas  # the client asked for `delta` messages after the first `state`
+        self.lang = lang  # the notices' words: `?lang=` or the handshake's Accept-Language
         self.held: dict[str, Any] | None = None  # with deltas: the last full message it was sent
         self.writer: asyncio.Task[None] | None = None
         self.state_queued = False
@@ -114,9 +116,11 @@ class Connection:
         table = self.table
         version = table.version
         if self.deltas:
-            text, self.held = delta_state_text(table, self.seat, None if full else self.held)
+            text, self.held = delta_state_text(table, self.seat, None if full else self.held, self.lang)
             self.sent_version = version
             return text
-        text, self.sent_events, self.sent_notices = state_text(table, self.seat, self.sent_events, self.sent_notices)
+        text, self.sent_events, self.sent_notices = state_text(
+            table, self.seat, self.sent_events, self.sent_notices, self.lang
+        )
         self.sent_version = version
         return text

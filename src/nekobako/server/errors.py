@@ -8,10 +8,10 @@ from enum import IntEnum
 from typing import Any
 
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
-from ..i18n import Message, has, negotiate
+from ..i18n import LANGS, Message, has, negotiate
 
 log = logging.getLogger("nekobako.server")
 CODES = {404: "not_found", 405: "bad_request", 413: "bad_request"}
@@ -50,8 +50,11 @@ def error_body(code: str, message: Message, lang: str) -> dict[str, Any]:
     return {"error": message.text(lang), "code": code, **message.to_json()}
 
 
-def request_lang(request: Request) -> str:
-    return negotiate(request.headers.get("accept-language"))
+def request_lang(request: HTTPConnection) -> str:
+    """The reader's language: `?lang=en|ja` if given (a browser cannot set a WebSocket's headers),
+    else `Accept-Language`, else English."""
+    asked = request.query_params.get("lang")
+    return asked if asked in LANGS else negotiate(request.headers.get("accept-language"))
 
 
 async def api_error_handler(request: Request, exc: Exception) -> JSONResponse:

@@ -16,6 +16,9 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .. import i18n
+from .errors import error_body
+
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SECURITY_HEADERS = {
     "content-security-policy": (
@@ -61,10 +64,8 @@ class Guards:
             return
         headers = Headers(scope=scope)
         if scope["method"] not in SAFE_METHODS and cross_site(headers, scope.get("scheme", "http"), self.public_url):
-            refusal = JSONResponse(
-                {"error": "requests that change something must come from this site's own pages", "code": "forbidden"},
-                status_code=403,
-            )
+            lang = i18n.negotiate(headers.get("accept-language"))
+            refusal = JSONResponse(error_body("forbidden", i18n.Message("error.cross_site"), lang), status_code=403)
             await refusal(scope, receive, self._secured(send))
             return
         await self.app(scope, receive, self._secured(send))

@@ -82,17 +82,18 @@ class LiveTable:
     def anonymous_watchers(self) -> int:
         return sum(1 for c in self.connections if c.user is None) + sum(n for _, n in self.elsewhere.values())
 
-    def detail(self, viewer: dict[str, Any] | None) -> dict[str, Any]:
-        """The lobby's Table object (docs/protocol.md)."""
+    def detail(self, viewer: dict[str, Any] | None, lang: str = "en") -> dict[str, Any]:
+        """The lobby's Table object (docs/protocol.md); its notices worded in `lang` for `viewer`."""
         row = self.row
         game = get_game(row.game)
         online = self.connected_users()
         state = self.state
         to_move = state.to_move_json() if state is not None and row.status == "running" else []
+        you = self.seat_of(viewer["id"]) if viewer else None
         return {
             "id": row.id,
             "game": row.game,
-            "title": dict(game.title),
+            "title": game.title.key,
             "players": row.players,
             "options": row.options,
             "clock": row.clock,
@@ -106,9 +107,12 @@ class LiveTable:
             "created_at": iso(row.created_at),
             "started_at": iso(row.started_at),
             "finished_at": iso(row.finished_at),
-            "notices": [notice_json(n, self) for n in row.notices],
-            "you": self.seat_of(viewer["id"]) if viewer else None,
+            "notices": self.notices(you, lang),
+            "you": you,
         }
+
+    def notices(self, reader: int | None, lang: str) -> list[dict[str, Any]]:
+        return [notice_json(n, lang, reader) for n in self.row.notices]
 
     def _seat_json(self, seat: SeatRow, online: set[int]) -> dict[str, Any]:
         return {

@@ -14,7 +14,7 @@ from ..bots import bot_names
 from ..engine import game_names, get_game, is_number
 from ..i18n import Message
 from ..store import ratings
-from .errors import ApiError
+from .errors import ApiError, request_lang
 from .hub import Hub
 from .live import LiveTable, rebuild
 from .requests import current_user, json_body, path_int, require_user
@@ -31,19 +31,20 @@ def _hub(request: Request) -> Hub:
 
 
 def installed_games() -> list[dict[str, Any]]:
-    """Every game with what a lobby needs: options with their help, bot levels, event templates."""
+    """Every game with what a lobby needs: options, bot levels, the catalogue keys of its title,
+    option words and event templates (worded from `/api/catalogue` in the reader's language)."""
     out = []
     for name in game_names():
         game = get_game(name)
         out.append(
             {
                 "name": game.name,
-                "title": dict(game.title),
+                "title": game.title.key,
                 "min_players": game.min_players,
                 "max_players": game.max_players,
                 "options": game.describe_options(),
                 "bots": bot_names(game.name),
-                "messages": {kind: {"en": en, "ja": ja} for kind, (en, ja) in game.messages.items()},
+                "messages": game.messages,
             }
         )
     return out
@@ -80,7 +81,13 @@ async def list_tables(request: Request) -> JSONResponse:
     before = _query_int(request, "before", 1, MAX_TABLE_ID)
     viewer = await current_user(request)
     tables, cursor = await _hub(request).rooms.list_tables(
-        statuses, viewer, game=game, limit=limit, before=before, seats_free=seats_free == "true"
+        statuses,
+        viewer,
+        game=game,
+        limit=limit,
+        before=before,
+        seats_free=seats_free == "true",
+        lang=request_lang(request),
     )
     return JSONResponse({"tables": tables, "next": cursor})
 
@@ -94,25 +101,25 @@ async def create_table(request: Request) -> JSONResponse:
     body = await json_body(request)
     live = await _hub(request).rooms.create_table(user, body)
     request.app.state.lobby_feed.created()
-    return JSONResponse(live.detail(user), status_code=201)
+    return JSONResponse(live.detail(user, request_lang(request)), status_code=201)
 
 
 async def table_detail(request: Request) -> JSONResponse:
     live = await _hub(request).tables.get_fresh(path_int(request, "table_id"))
-    return JSONResponse(live.detail(await current_user(request)))
+    return JSONResponse(live.detail(await current_user(request), request_lang(request)))
 
 
 async def join(request: Request) -> JSONResponse:
     user = await require_user(request)
     body = await json_body(request, required=False)
     live = await _hub(request).rooms.join(user, path_int(request, "table_id"), body.get("seat"))
-    return JSONResponse(live.detail(user))
+    return JSONResponse(live.detail(user, request_lang(request)))
 
 
 async def leave(request: Request) -> JSONResponse:
     user = await require_user(request)
     live = await _hub(request).rooms.leave(user, path_int(request, "table_id"))
-    return JSONResponse(live.detail(user))
+    return JSONResponse(live.detail(user, request_lang(request)))
 
 
 async def reclaim(request: Request) -> JSONResponse:
@@ -121,26 +128,26 @@ async def reclaim(request: Request) -> JSONResponse:
     hub = _hub(request)
     live = await hub.tables.get_fresh(path_int(request, "table_id"))
     await hub.moves.reclaim(live, user)
-    return JSONResponse(live.detail(user))
+    return JSONResponse(live.detail(user, request_lang(request)))
 
 
 async def add_bots(request: Request) -> JSONResponse:
     user = await require_user(request)
     body = await json_body(request)
     live = await _hub(request).rooms.add_bots(user, path_int(request, "table_id"), body)
-    return JSONResponse(live.detail(user))
+    return JSONResponse(live.detail(user, request_lang(request)))
 
 
 async def remove_seat(request: Request) -> JSONResponse:
     user = await require_user(request)
     live = await _hub(request).rooms.remove_seat(user, path_int(request, "table_id"), path_int(request, "seat"))
-    return JSONResponse(live.detail(user))
+    return JSONResponse(live.detail(user, request_lang(request)))
 
 
 async def start(request: Request) -> JSONResponse:
     user = await require_user(request)
     live = await _hub(request).rooms.start(user, path_int(request, "table_id"))
-    return JSONResponse(live.detail(user))
+    return JSONResponse(live.detail(user, request_lang(request)))
 
 
 async def _finished(request: Request) -> LiveTable:

@@ -1,8 +1,9 @@
 """`state` messages, built and encoded once per table version and per kind of viewer.
 
 Every connection at the same seat (every spectator, too) that has been sent the same events and
-notices gets the same text, so the view, the table detail and the JSON encoding are computed once
-per change for all of them, not once per connection. A different message format (a delta against
+notices, in the same language (notices are worded for the reader), gets the same text, so the view,
+the table detail and the JSON encoding are computed once per change for all of them, not once per
+connection. A different message format (a delta against
 what a viewer already has) adds its own key: anything that decides the text belongs in the key.
 """
 
@@ -66,14 +67,16 @@ class Shared:
         return text
 
 
-def state_text(table: LiveTable, seat: int | None, sent_events: int, sent_notices: int) -> tuple[str, int, int]:
-    """The `state` message for a viewer at `seat` (None: a spectator) who has been sent
-    `sent_events` events and `sent_notices` notices; returns it with the new counts."""
+def state_text(
+    table: LiveTable, seat: int | None, sent_events: int, sent_notices: int, lang: str = "en"
+) -> tuple[str, int, int]:
+    """The `state` message for a viewer at `seat` (None: a spectator) reading `lang` who has been
+    sent `sent_events` events and `sent_notices` notices; returns it with the new counts."""
     shared, version = table.shared, table.version
     view = shared.part(version, ("view", seat), lambda: _view(table, seat))
     detail = shared.part(version, "detail", lambda: table.detail(None))
     events = view["events"] if view is not None else []
-    notices = detail["notices"]
+    notices = shared.part(version, ("notices", seat, lang), lambda: table.notices(seat, lang))
 
     def build() -> dict[str, Any]:
         return {
@@ -84,15 +87,17 @@ def state_text(table: LiveTable, seat: int | None, sent_events: int, sent_notice
             "events": events[sent_events:],
             "event_index": sent_events,
             "notices": notices[sent_notices:],
-            "table": {**detail, "you": seat},
+            "table": {**detail, "you": seat, "notices": notices},
         }
 
-    body = shared.text(version, ("state", seat, sent_events, sent_notices), build)
+    body = shared.text(version, ("state", seat, sent_events, sent_notices, lang), build)
     # the clock carries the server's time of sending, so it is spliced in fresh every time
     return f'{body[:-1]},"clock":{encode(clock_json(table))}}}', len(events), len(notices)
 
 
-def delta_state_text(table: LiveTable, seat: int | None, base: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+def delta_state_text(
+    table: LiveTable, seat: int | None, base: dict[str, Any] | None, lang: str = "en"
+) -> tuple[str, dict[str, Any]]:
     """For a connection that asked for deltas (`?deltas=1`): a full `state` message when it has
     nothing yet (`base` None: the first message, a `sync`), else a `delta` message against `base`,
     the last message it was sent (docs/protocol.md). Returns the text and the full message now
@@ -103,24 +108,25 @@ def delta_state_text(table: LiveTable, seat: int | None, base: dict[str, Any] | 
     def build_full() -> dict[str, Any]:
         view = shared.part(version, ("view", seat), lambda: _view(table, seat))
         detail = shared.part(version, "detail", lambda: table.detail(None))
+        notices = shared.part(version, ("notices", seat, lang), lambda: table.notices(seat, lang))
         return {
             "type": "state",
             "version": version,
             "seq": table.row.seq,
             "seat": seat,
             "view": view,
-            "notices": detail["notices"],
-            "table": {**detail, "you": seat},
+            "notices": notices,
+            "table": {**detail, "you": seat, "notices": notices},
         }
 
-    full = shared.part(version, ("full", seat), build_full)
+    full = shared.part(version, ("full", seat, lang), build_full)
     if base is None:
-        body = shared.text(version, ("full", seat), lambda: full)
+        body = shared.text(version, ("full", seat, lang), lambda: full)
     else:
         # the base is the shared message of its seat and version, so this text is shared too
         body = shared.text(
             version,
-            ("delta", seat, base["seat"], base["version"]),
+            ("delta", seat, lang, base["seat"], base["version"]),
             lambda: {"type": "delta", "base": base["version"], "version": version, "patch": diff(base, full)},
         )
     return f'{body[:-1]},"clock":{encode(clock_json(table))}}}', full

@@ -1,47 +1,48 @@
-"""What the table says besides game events (a bot took a seat, the game started or ended), in
-English and Japanese."""
+"""What the table says besides game events (the game started or ended, a bot took a seat, a
+player ran out of time or came back), as catalogue messages (`notice.*` in i18n/core.po).
+
+The database stores what happened — a notice's kind, seat and data (`name`, `bot`, `reason`,
+`count`, `limit`) — never words, so a notice stored by any version reads in either language. The
+message is chosen here, as it is sent: its `key` and `params` for clients that word it themselves
+(the browser, from its catalogue), its `text` in the reader's language for the others, in the
+second person when the notice is about the reader's seat.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..i18n import Message, has, you
 from ..store.database import iso
 from ..store.games import NoticeRow
 
-if TYPE_CHECKING:
-    from .live import LiveTable
 
-TEMPLATES: dict[str, tuple[str, str]] = {
-    "started": ("The game has started.", "ゲームが始まりました。"),
-    "finished": ("The game is over.", "ゲームが終わりました。"),
-    "replaced:left": (
-        "Seat {seat} ({name}) left; a {bot} bot plays for them.",
-        "席{seat}（{name}）が退席したため、{bot_ja}ボットが代わりに打ちます。",
-    ),
-    "replaced:timeout": (
-        "Seat {seat} ({name}) ran out of time; a {bot} bot plays for them until they take the seat back.",
-        "席{seat}（{name}）は時間切れのため、席に戻るまで{bot_ja}ボットが代わりに打ちます。",
-    ),
-    "timeout": (
-        "Seat {seat} ({name}) ran out of time; a {bot} bot played this turn for them ({count} of {limit} in a row).",
-        "席{seat}（{name}）は時間切れのため、{bot_ja}ボットがこの手番だけ代わりに打ちました（連続{count}/{limit}回）。",
-    ),
-    "returned": ("Seat {seat}: {name} is back and plays again.", "席{seat}：{name}が戻り、再びプレイします。"),
-}
-# bot levels in Japanese, as the client names them (web/i18n.js "bot.*")
-BOT_JA = {"random": "ランダム", "greedy": "貪欲", "ismcts": "ISMCTS", "optimal": "最適"}
+def notice_message(notice: NoticeRow) -> Message:
+    """`notice.<kind>` (`notice.replaced.<reason>` for a bot taking a seat) with the stored data as
+    parameters; the bot's level as its catalogue name. A kind this version does not know still
+    reads (`notice.other`)."""
+    data = notice.data
+    key = f"notice.{notice.kind}" + (f".{data.get('reason')}" if notice.kind == "replaced" else "")
+    if not has(key):
+        return Message("notice.other", kind=notice.kind)
+    params: dict[str, Any] = {k: v for k, v in data.items() if k != "reason"}
+    if notice.seat is not None:
+        params["seat"] = notice.seat
+    if has(f"bot.{data.get('bot')}"):
+        params["bot"] = Message(f"bot.{data['bot']}")
+    return Message(key, **params)
 
 
-def notice_json(notice: NoticeRow, table: LiveTable) -> dict[str, Any]:
-    key = notice.kind if notice.kind != "replaced" else f"replaced:{notice.data.get('reason')}"
-    en, ja = TEMPLATES.get(key, (notice.kind, notice.kind))
-    values = {"seat": notice.seat, **notice.data}
-    values["bot_ja"] = BOT_JA.get(values.get("bot", ""), values.get("bot"))
+def notice_json(notice: NoticeRow, lang: str = "en", reader: int | None = None) -> dict[str, Any]:
+    """A notice as clients get it; `reader` is the seat of whoever reads it (None: a spectator)."""
+    message = notice_message(notice)
+    about_reader = reader is not None and notice.seat == reader
     return {
         "kind": notice.kind,
         "seat": notice.seat,
         "seq": notice.seq,
         "at": iso(notice.created_at),
         "data": notice.data,
-        "text": {"en": en.format(**values), "ja": ja.format(**values)},
+        **message.to_json(),
+        "text": Message(you(message.key, about_reader), **message.params).text(lang),
     }

@@ -111,15 +111,22 @@ _TABLE_CLOCK = {
         },
     },
 }
+_KEY = {"type": "string", "description": "a catalogue key: its words in every language are in /api/catalogue"}
 _NOTICE = {
     "type": "object",
     "properties": {
-        "kind": {"type": "string"},
+        "kind": {"enum": ["started", "finished", "replaced", "timeout", "returned"]},
         "seat": {"type": ["integer", "null"]},
         "seq": {"type": "integer"},
         "at": {"type": "string", "format": "date-time"},
         "data": _OBJ,
-        "text": {"type": "object", "properties": {"en": {"type": "string"}, "ja": {"type": "string"}}},
+        "key": _KEY,
+        "params": {"type": "object", "description": "the message's parameters (a nested message is {key, params})"},
+        "text": {
+            "type": "string",
+            "description": "the notice in the reader's language (?lang= or Accept-Language), "
+            "in the second person when it is about the reader's seat",
+        },
     },
 }
 _TABLE = {
@@ -127,7 +134,7 @@ _TABLE = {
     "properties": {
         "id": {"type": "integer"},
         "game": {"type": "string"},
-        "title": _OBJ,
+        "title": _KEY,
         "players": {"type": "integer"},
         "options": _OBJ,
         "clock": _ref("TableClock"),
@@ -145,22 +152,53 @@ _TABLE = {
         "you": {"type": ["integer", "null"]},
     },
 }
+_OPTION = {
+    "type": "object",
+    "description": "one table option (OptionSpec.describe); its words are catalogue keys",
+    "properties": {
+        "name": {"type": "string"},
+        "label": _KEY,
+        "help": _KEY,
+        "choices": {"type": ["array", "null"], "description": "the values allowed; null: see presets and bounds"},
+        "labels": {
+            "type": ["array", "null"],
+            "items": {"type": ["string", "null"]},
+            "description": "per choice, the key of its label, or null where the value reads as itself",
+        },
+        "default": {"description": "null when it depends on the number of players"},
+        "advanced": {"type": "boolean"},
+        "presets": {
+            "type": "array",
+            "items": {"type": "object", "properties": {"value": {}, "label": _KEY}},
+        },
+        "bounds": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "integer"}}},
+    },
+}
 _GAME = {
     "type": "object",
     "properties": {
         "name": {"type": "string"},
-        "title": _OBJ,
+        "title": _KEY,
         "min_players": {"type": "integer"},
         "max_players": {"type": "integer"},
-        "options": {"type": "array", "items": _OBJ, "description": "Game.describe_options()"},
+        "options": {"type": "array", "items": _ref("Option")},
         "bots": {"type": "array", "items": {"type": "string"}},
-        "messages": {"type": "object", "description": "event kind -> {en, ja} template ({who} and the event's data)"},
+        "messages": {
+            "type": "object",
+            "description": "event or prompt kind -> the key of its template ({who} and the event's data)",
+            "additionalProperties": _KEY,
+        },
     },
 }
 _ERROR = {
     "type": "object",
-    "required": ["error", "code"],
-    "properties": {"error": {"type": "string"}, "code": {"type": "string"}},
+    "required": ["error", "code", "key", "params"],
+    "properties": {
+        "error": {"type": "string", "description": "in the client's language (Accept-Language)"},
+        "code": {"type": "string"},
+        "key": _KEY,
+        "params": {"type": "object"},
+    },
 }
 _CREDENTIALS = {
     "type": "object",
@@ -355,6 +393,7 @@ SCHEMAS = {
     "TableClock": _TABLE_CLOCK,
     "Notice": _NOTICE,
     "Table": _TABLE,
+    "Option": _OPTION,
     "Game": _GAME,
     "Error": _ERROR,
     "Credentials": _CREDENTIALS,

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..i18n import Message
 from . import chat
 from .connections import Connection
-from .errors import ApiError, CloseCode, Refusal
+from .errors import ApiError, CloseCode, Refusal, request_lang
 from .hub import Hub
 from .requests import SESSION_COOKIE, current_user, valid_text
 
@@ -55,7 +55,8 @@ async def table_socket(ws: WebSocket) -> None:
         await ws.close(code=CloseCode.TOO_MANY_WATCHERS, reason=reason)
         return
     deltas = ws.query_params.get("deltas") == "1"  # the browser client's choice: only what changed
-    conn = Connection(ws, live, user, ws.cookies.get(SESSION_COOKIE) if user is not None else None, deltas)
+    session = ws.cookies.get(SESSION_COOKIE) if user is not None else None
+    conn = Connection(ws, live, user, session, deltas, request_lang(ws))
     live.connections.add(conn)
     conn.start()
     conn.push_state(force=True)
@@ -79,9 +80,9 @@ async def table_socket(ws: WebSocket) -> None:
 
 
 def _refuse(conn: Connection, code: str, reason: Message, **extra: Any) -> None:
-    """`reason` in English for logs and simple clients; `key` and `params` for the browser to word
-    in its reader's language (docs/protocol.md)."""
-    message = {"type": "refused", "code": code, "reason": reason.text("en"), **reason.to_json()}
+    """`reason` in the connection's language (`?lang=`, else Accept-Language, else English); `key`
+    and `params` for clients that word it themselves, as the browser does (docs/protocol.md)."""
+    message = {"type": "refused", "code": code, "reason": reason.text(conn.lang), **reason.to_json()}
     conn.push({**message, "seq": conn.table.row.seq, **extra})
 
 

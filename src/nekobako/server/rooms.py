@@ -58,6 +58,7 @@ class Rooms:
         limit: int = 50,
         before: int | None = None,
         seats_free: bool = False,
+        lang: str = "en",
     ) -> tuple[list[dict[str, Any]], int | None]:
         """One page of tables, newest first, and the cursor of the next page (or None). The ids
         come from the database (other processes make tables too); the tables from memory, where
@@ -76,7 +77,7 @@ class Rooms:
         await self.tables.catch_up(found)
         page = found[:limit]
         cursor = page[-1].id if len(found) > limit else None
-        return [t.detail(viewer) for t in page], cursor
+        return [t.detail(viewer, lang) for t in page], cursor
 
     async def create_table(self, user: dict[str, Any], body: dict[str, Any]) -> LiveTable:
         game = available_game(body.get("game"))

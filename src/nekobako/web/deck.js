@@ -1,7 +1,7 @@
 // A deck option (a list of [number, copies]) chosen from the game's presets or edited card by
 // card — never typed as JSON. The presets and the bounds come from the game's option description.
 import { h } from "./dom.js";
-import { pick, t } from "./i18n.js";
+import { t } from "./i18n.js";
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -44,7 +44,7 @@ export function deckField(spec, id, current, ui, set, redraw) {
         redraw();
       },
     },
-    spec.presets.map((p, i) => h("option", { value: i, selected: !custom && i === presetIndex }, pick(p.label))),
+    spec.presets.map((p, i) => h("option", { value: i, selected: !custom && i === presetIndex }, t(p.label))),
     h("option", { value: "custom", selected: custom }, t("deck.custom")),
   );
   const [low, high] = spec.bounds?.number ?? [1, 12];

@@ -102,13 +102,6 @@ export function has(key) {
   return key in STRINGS[lang] || key in (STRINGS.en || {});
 }
 
-// {en: "...", ja: "..."} from the server → the string for the current language.
-export function pick(texts) {
-  if (texts === null || texts === undefined) return "";
-  if (typeof texts === "string") return texts;
-  return texts[lang] || texts.en || Object.values(texts)[0] || "";
-}
-
 // Switch to `next` (its words asked for first when the page does not have them yet).
 export async function setLang(next) {
   if (!LANGS.includes(next) || next === lang) return;

@@ -2,7 +2,7 @@
 // replay) and the form to create a table with every option of the chosen game.
 import * as api from "./api.js";
 import { h, patch, replaceKeepingFocus, toast } from "./dom.js";
-import { joinNames, onLangChange, pick, t } from "./i18n.js";
+import { joinNames, onLangChange, t } from "./i18n.js";
 import { currentUser, onUserChange, setUser } from "./session.js";
 import { deckField } from "./deck.js";
 import { rulesButton } from "./rules.js";
@@ -48,7 +48,7 @@ export function mount(root) {
           h(
             "li",
             { "data-game": g.name, "data-key": `game-${g.name}` },
-            h("strong", { class: "game-name" }, pick(g.title)),
+            h("strong", { class: "game-name" }, t(g.title)),
             h("span", { class: "muted" }, t("lobby.players", { min: g.min_players, max: g.max_players })),
             rulesButton(g.name, "overview"),
           ),
@@ -234,7 +234,7 @@ export function mount(root) {
       h(
         "div",
         { class: "table-head" },
-        h("strong", {}, pick(table.title) || table.game),
+        h("strong", {}, t(table.title)),
         h("span", { class: "muted" }, " ", t("lobby.tableN", { id: table.id })),
         h("span", { class: ["badge", `st-${table.status}`] }, statusLabel(table.status)),
         mine && Array.isArray(table.to_move) && table.to_move.includes(table.you)
@@ -282,7 +282,7 @@ export function mount(root) {
           "select",
           { id: "filter-game", "data-key": "filter-game", onchange: change("game") },
           h("option", { value: "", selected: filters.game === "" }, t("lobby.allGames")),
-          state.games.map((g) => h("option", { value: g.name, selected: filters.game === g.name }, pick(g.title))),
+          state.games.map((g) => h("option", { value: g.name, selected: filters.game === g.name }, t(g.title))),
         ),
       ),
       field(
@@ -374,7 +374,7 @@ export function mount(root) {
           renderCreate();
         },
       },
-      state.games.map((g) => h("option", { value: g.name, selected: g.name === info.name }, pick(g.title))),
+      state.games.map((g) => h("option", { value: g.name, selected: g.name === info.name }, t(g.title))),
     );
     const seatSelect = h(
       "select",
@@ -553,7 +553,7 @@ export function mount(root) {
       { class: "option-field", "data-option": spec.name },
       h("label", { for: id }, optionName(spec)),
       control,
-      h("p", { class: "help", id: `${id}-help` }, pick(spec.help)),
+      h("p", { class: "help", id: `${id}-help` }, t(spec.help)),
     );
   }
 
@@ -593,11 +593,10 @@ export function mount(root) {
             "div",
             { class: "ratings-grid" },
             [...byGame].map(([game, list]) => {
-              const info = state.games.find((g) => g.name === game);
               return h(
                 "div",
                 {},
-                h("h3", {}, info ? pick(info.title) : game),
+                h("h3", {}, t(`game.${game}`)),
                 h(
                   "ol",
                   { class: "rating-list" },

@@ -3,20 +3,16 @@
 import * as api from "./api.js";
 import { ratingChart } from "./chart.js";
 import { h, replaceKeepingFocus } from "./dom.js";
-import { onLangChange, pick, t } from "./i18n.js";
+import { onLangChange, t } from "./i18n.js";
 import { playerLink } from "./tables.js";
 
 export function mount(root, { name }) {
   const box = h("div", { class: "player-page" });
   root.append(box);
   let data = null;
-  let games = [];
   let error = null;
 
-  const title = (game) => {
-    const info = games.find((g) => g.name === game);
-    return info ? pick(info.title) : t(`game.${game}`);
-  };
+  const title = (game) => t(`game.${game}`);
   const when = (iso) => (iso ? new Date(iso).toLocaleDateString(document.documentElement.lang) : "");
 
   function ratingsSection() {
@@ -163,10 +159,10 @@ export function mount(root, { name }) {
   }
 
   render();
-  Promise.all([api.player(name), api.gameList().catch(() => [])])
-    .then(([page, list]) => {
+  api
+    .player(name)
+    .then((page) => {
       data = page;
-      games = list;
       render();
     })
     .catch((err) => {

@@ -6,7 +6,7 @@ import * as api from "./api.js";
 import { CHANCE } from "./games/common.js";
 import { loadGame } from "./games/index.js";
 import { h, replaceKeepingFocus, toast } from "./dom.js";
-import { onLangChange, pick, t } from "./i18n.js";
+import { onLangChange, t } from "./i18n.js";
 import { phaseSection, rulesButton } from "./rules.js";
 import { logPanel } from "./log.js";
 import { roundSummary, scoreTable } from "./table.js";
@@ -80,7 +80,7 @@ export function mount(root, { id }) {
     const tbl = page.table;
     replaceKeepingFocus(
       header,
-      h("h1", {}, tbl ? t("replay.title", { game: pick(tbl.title) || t(`game.${tbl.game}`), id }) : t("app.loading")),
+      h("h1", {}, tbl ? t("replay.title", { game: t(tbl.title), id }) : t("app.loading")),
       h(
         "p",
         { class: "muted small" },

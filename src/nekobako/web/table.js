@@ -3,7 +3,7 @@
 import * as api from "./api.js";
 import { loadGame } from "./games/index.js";
 import { announce, h, patch, replaceKeepingFocus, toast } from "./dom.js";
-import { CLOSE, joinNames, onLangChange, pick, say, t } from "./i18n.js";
+import { CLOSE, joinNames, onLangChange, say, t } from "./i18n.js";
 import { currentUser, onUserChange } from "./session.js";
 import { phaseSection, rulesButton } from "./rules.js";
 import { clockText, formatDuration, seatLabel, seatName, seatNames, statusLabel } from "./tables.js";
@@ -303,9 +303,7 @@ export function mount(root, { id }) {
 
   function renderHeader() {
     const tbl = state.table;
-    const title = tbl
-      ? t("table.title", { game: pick(tbl.title) || t(`game.${tbl.game}`), id: tbl.id })
-      : t("table.connecting");
+    const title = tbl ? t("table.title", { game: t(tbl.title), id: tbl.id }) : t("table.connecting");
     const me = tbl && tbl.you !== null && tbl.you !== undefined ? tbl.you : null;
     patch(
       header,
@@ -377,7 +375,7 @@ export function mount(root, { id }) {
       h("span", { class: ["turn", mine ? "mine" : null] }, text),
     );
     status.classList.toggle("my-turn", mine);
-    document.title = `${mine ? "● " : ""}${tbl ? `${pick(tbl.title) || tbl.game} ${tbl.id}` : ""} — nekobako`;
+    document.title = `${mine ? "● " : ""}${tbl ? `${t(tbl.title)} ${tbl.id}` : ""} — nekobako`;
     renderClock();
   }
 

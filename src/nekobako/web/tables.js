@@ -2,7 +2,7 @@
 // option names and values.
 import { deckText, isDeck } from "./deck.js";
 import { h } from "./dom.js";
-import { has, pick, t } from "./i18n.js";
+import { t } from "./i18n.js";
 
 export function statusLabel(status) {
   return t(`lobby.status.${status}`);
@@ -49,24 +49,21 @@ export function seatsSummary(table, user) {
   );
 }
 
-// Option names: the engine gives help texts in both languages but only a code name; known names
-// get a short label here, others show their code name.
+// An option's name and a value's label, from the keys the game's description gives (`label`, and
+// `labels` beside `choices`); a value without a label reads as itself (a number, on/off, a deck).
 export function optionName(spec) {
-  const key = `opt.${spec.name}`;
-  return has(key) ? t(key) : spec.name;
+  return t(spec.label);
 }
 
 export function optionLabel(spec, value) {
   if (value === undefined || value === null) return t("lobby.default");
-  const labels = spec.labels || {};
-  const key = typeof value === "object" ? JSON.stringify(value) : String(value);
-  if (labels[key]) return pick(labels[key]);
-  // Python writes booleans as "True" / "False" in label keys
-  if (typeof value === "boolean" && labels[value ? "True" : "False"]) return pick(labels[value ? "True" : "False"]);
+  const shown = JSON.stringify(value);
+  const i = (spec.choices || []).findIndex((choice) => JSON.stringify(choice) === shown);
+  if (spec.labels?.[i]) return t(spec.labels[i]);
   if (isDeck(value)) return deckText(value);
   if (value === true) return t("lobby.on");
   if (value === false) return t("lobby.off");
-  return typeof value === "object" ? JSON.stringify(value) : String(value);
+  return typeof value === "object" ? shown : String(value);
 }
 
 export function formatDuration(seconds) {

@@ -4,7 +4,7 @@
 // Python (tests/i18n checks both give the same words); actions by each game module's
 // `describeAction`.
 import { CHANCE } from "./games/common.js";
-import { has, joinList, joinNames, lang, pick, t, valueText, you } from "./i18n.js";
+import { has, joinList, joinNames, lang, t, valueText, you } from "./i18n.js";
 
 const SEAT_KEYS = new Set(["who", "seat", "to", "from", "owner", "winner", "loser", "leader", "target"]);
 const SEAT_LIST_KEYS = new Set(["winners", "seats", "losers", "players"]);
@@ -96,7 +96,9 @@ export function buildLog(view, info, names, gameModule, notices = []) {
       if (after !== null && after !== undefined) nextRound = after;
     }
     while (n < pending.length && (pending[n].seq ?? 0) <= upTo) {
-      out.push({ kind: "notice", seat: pending[n].seat, text: pick(pending[n].text) });
+      const notice = pending[n];
+      const aboutReader = notice.seat !== null && notice.seat === (view.seat ?? null);
+      out.push({ kind: "notice", seat: notice.seat, text: t(you(notice.key, aboutReader), notice.params) });
       n++;
     }
   };

@@ -24,18 +24,12 @@ def _default_side(players: int) -> str:
 SIDE = OptionSpec(
     name="side",
     default=_default_side,
-    choices=("white", "purple"),
-    help_en="Research board side: white (simple rows, easier bonus) or purple (offset rows, for experts). "
-    "White only at 2 players, purple only at 5.",
-    help_ja="研究ボードの面：白（並びが単純でボーナスを狙いやすい）または紫（数字がずれた上級者向け）。"
-    "2人では白のみ、5人では紫のみ。",
-    labels={"white": ("White", "白"), "purple": ("Purple", "紫")},
+    choices=("white", "purple"),  # words: messages.po, catbox.option.side.*
 )
 
 
 class CatboxGame(Game[CatboxAction, CatboxState]):
     name = "catbox"
-    title: ClassVar[Mapping[str, str]] = {"en": "Cat in the Box", "ja": "キャット・イン・ザ・ボックス"}
     min_players = 2
     max_players = 5
     option_specs = (SIDE,)

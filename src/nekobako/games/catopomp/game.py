@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from ...engine import Game, Options, SearchHints
 from . import actions as A
@@ -26,7 +26,6 @@ from .view import CatopompView, read_view
 
 class CatopompGame(Game[A.Action, CatopompState]):
     name = "catopomp"
-    title: ClassVar[Mapping[str, str]] = {"en": "Catopomp", "ja": "キャットポンプ"}
     min_players = 2
     max_players = 4
     option_specs = OPTION_SPECS

@@ -1,7 +1,8 @@
 """The table options of rules §1 and the per-table constants derived from them.
 
 Several numbers are house defaults (the publisher's rulebook was not available): they live here
-once, as option defaults, and changing an option changes nothing else.
+once, as option defaults, and changing an option changes nothing else. What the lobby says about
+each option (name, help, value and preset labels) is in messages.po, `catopomp.option.*`.
 """
 
 from __future__ import annotations
@@ -79,61 +80,18 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
         DEFAULT_DECK,
         parse=parse_deck,
         presets=(
-            (DEFAULT_DECK, "House default: 1–12, four each (48 cards)", "ハウス既定：1〜12を各4枚（48枚）"),
-            (tuple((n, 3) for n in range(1, 13)), "Short: 1–12, three each (36 cards)", "短め：1〜12を各3枚（36枚）"),
-            (
-                tuple((n, 4) for n in range(1, 11)),
-                "Small numbers: 1–10, four each (40 cards)",
-                "小さい数：1〜10を各4枚（40枚）",
-            ),
-            (tuple((n, 3) for n in range(1, 17)), "Long: 1–16, three each (48 cards)", "長め：1〜16を各3枚（48枚）"),
+            ("default", DEFAULT_DECK),
+            ("short", tuple((n, 3) for n in range(1, 13))),
+            ("small", tuple((n, 4) for n in range(1, 11))),
+            ("long", tuple((n, 3) for n in range(1, 17))),
         ),
         bounds={"number": (1, MAX_NUMBER), "copies": (1, MAX_COPIES)},
-        help_en="Numbered cards as (number, copies). House default: 1–12, four copies each.",
-        help_ja="数字カードの構成（数字, 枚数）。ハウス既定: 1〜12を各4枚。",
     ),
-    OptionSpec(
-        "hand_size",
-        10,
-        choices=tuple(range(5, 17)),
-        help_en="Cards dealt to each player (house default 10); undealt cards stay hidden and unused.",
-        help_ja="各プレイヤーへの配り枚数（ハウス既定10）。残りは伏せたまま使いません。",
-    ),
-    OptionSpec(
-        "dice",
-        lambda players: players + 1,
-        choices=tuple(range(2, 9)),
-        help_en="Dice in the game (house default: players + 1).",
-        help_ja="ダイスの総数（ハウス既定: 人数+1）。",
-    ),
-    OptionSpec(
-        "gems",
-        2,
-        choices=(1, 2, 3, 4, 5),
-        help_en="Soul gems each player starts with (house default 2).",
-        help_ja="各プレイヤーのソウルジェム数（ハウス既定2）。",
-    ),
-    OptionSpec(
-        "casual",
-        False,
-        choices=(False, True),
-        help_en="Casual mode: after a pass the table's owner may discard a hell card instead of giving one.",
-        help_ja="カジュアルモード: パスされたとき地獄カードを移す代わりに1枚捨て札にできます。",
-        labels={False: ("off", "オフ"), True: ("on", "オン")},
-    ),
-    OptionSpec(
-        "extra_cards",
-        "none",
-        choices=("none", "mitch", "catleton", "both"),
-        help_en="Extra cards shuffled in, one per player: Mdm Mitch, Cat-leton or both alternately.",
-        help_ja="追加カード（人数分）: ミッチ夫人、キャットルトン、または両方を交互に。",
-        labels={
-            "none": ("none", "なし"),
-            "mitch": ("Mdm Mitch", "ミッチ夫人"),
-            "catleton": ("Cat-leton", "キャットルトン"),
-            "both": ("both", "両方"),
-        },
-    ),
+    OptionSpec("hand_size", 10, choices=tuple(range(5, 17))),
+    OptionSpec("dice", lambda players: players + 1, choices=tuple(range(2, 9))),
+    OptionSpec("gems", 2, choices=(1, 2, 3, 4, 5)),
+    OptionSpec("casual", False, choices=(False, True)),
+    OptionSpec("extra_cards", "none", choices=("none", "mitch", "catleton", "both")),
 )
 
 

@@ -21,7 +21,6 @@ class ShutTheBox(Game[Action, ShutState]):
     """Shut the Box, Board Game Arena rules, 1–12 players."""
 
     name: ClassVar[str] = "shutbox"
-    title: ClassVar[Mapping[str, str]] = {"en": "Shut the Box", "ja": "シャット・ザ・ボックス"}
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 12
     option_specs: ClassVar[tuple[OptionSpec, ...]] = OPTION_SPECS
