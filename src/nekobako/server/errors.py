@@ -50,11 +50,16 @@ def error_body(code: str, message: Message, lang: str) -> dict[str, Any]:
     return {"error": message.text(lang), "code": code, **message.to_json()}
 
 
+LANG_COOKIE = "nekobako_lang"  # set by web/i18n.js when the reader picks a language
+
+
 def request_lang(request: HTTPConnection) -> str:
     """The reader's language: `?lang=en|ja` if given (a browser cannot set a WebSocket's headers),
-    else `Accept-Language`, else English."""
-    asked = request.query_params.get("lang")
-    return asked if asked in LANGS else negotiate(request.headers.get("accept-language"))
+    else the language the page's switch chose (its cookie), else `Accept-Language`, else English."""
+    for asked in (request.query_params.get("lang"), request.cookies.get(LANG_COOKIE)):
+        if asked in LANGS:
+            return asked
+    return negotiate(request.headers.get("accept-language"))
 
 
 async def api_error_handler(request: Request, exc: Exception) -> JSONResponse:

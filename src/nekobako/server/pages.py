@@ -15,17 +15,15 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..i18n import LANGS, negotiate
 from ..rules import RulesNotFound
 from ..rules.html import render_page
 from . import requests as _requests  # noqa: F401  (registers the `{name:id}` path convertor)
 from .assets import IMMUTABLE, REVALIDATE, Assets, gzip_page
 from .catalogue import catalogue_json
-from .errors import ApiError
+from .errors import ApiError, request_lang
 from .messages import clock_json, delta_state_text
 from .requests import current_user
 
-LANG_COOKIE = "nekobako_lang"  # set by i18n.js when the reader picks a language
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 
 
@@ -45,7 +43,7 @@ async def index(request: Request) -> Response:
     user = await current_user(request)
     data = boot(request, user)
     if page == "table" and live is not None:
-        _, message = delta_state_text(live, live.seat_of(user["id"] if user else None), None)
+        _, message = delta_state_text(live, live.seat_of(user["id"] if user else None), None, data["lang"])
         data["state"] = {**message, "clock": clock_json(live)}
     # a table names its game: only that game's module is preloaded
     return gzip_page(request, ASSETS.index(page, live.row.game if live is not None else None, data))
@@ -56,8 +54,7 @@ def boot(request: Request, user: dict[str, Any] | None) -> dict[str, Any]:
     (web/boot.js): the words of the reader's language (the one the switch chose, kept in a cookie
     as i18n.js keeps it in localStorage; else Accept-Language, as the browser's own list) and who
     is signed in; a table page adds the reader's first state message (as the socket's first)."""
-    chosen = request.cookies.get(LANG_COOKIE)
-    lang = chosen if chosen in LANGS else negotiate(request.headers.get("accept-language"))
+    lang = request_lang(request)
     return {"lang": lang, "catalogue": catalogue_json(lang), "user": user}
 
 

@@ -27,7 +27,7 @@ export const CLOSE = Object.freeze({ ...CATALOGUE.close_codes });
 
 export const LANGS = [...CATALOGUE.langs];
 const STORAGE_KEY = "nekobako.lang";
-const COOKIE = "nekobako_lang"; // server/pages.py LANG_COOKIE
+const COOKIE = "nekobako_lang"; // server/errors.py LANG_COOKIE
 const listeners = new Set();
 
 function initialLang() {
