@@ -16,7 +16,8 @@ NOT_TRANSLATED |= {"Content", "Type", "application", "json", "kind", "none", "fi
 NOT_TRANSLATED |= {"shutbox", "greedy", "turn", "realtime", "seats", "free", "status", "actions", "options", "seed"}
 NOT_TRANSLATED |= {"play", "discard", "predict", "start", "deal", "reveal", "hidden", "red", "roll", "dice", "shut"}
 NOT_TRANSLATED |= {"hell", "bury", "pass", "give", "keep", "spare", "swap"}
-NOT_TRANSLATED |= {"action", "type", "seq", "chat", "sync", "ping", "text", "bank", "seconds", "lang"}  # protocol fields
+# protocol fields and query parameters
+NOT_TRANSLATED |= {"action", "type", "seq", "chat", "sync", "ping", "text", "bank", "seconds", "lang"}
 
 
 def english_words(japanese: str, names: list[str] | tuple[str, ...] = ()) -> set[str]:
