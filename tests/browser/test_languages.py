@@ -11,7 +11,18 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from browser_ui import enter_as_guest
+from browser_ui import (
+    add_bot,
+    catbox_turn,
+    catopomp_turn,
+    create_table,
+    enter_as_guest,
+    shutbox_turn,
+    start,
+    take_turn,
+)
+
+from worded import english_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -70,6 +81,34 @@ def test_a_websocket_refusal_is_worded_from_its_key(new_page):
     ]
 
 
+def test_a_notice_is_worded_from_its_key_for_its_reader(new_page):
+    """The server's notices reach the log in the page's language, "you" for the reader's own seat,
+    whatever language the server chose for its own `text`."""
+    from datetime import UTC, datetime
+
+    from nekobako.server.notices import notice_json
+    from nekobako.store.games import NoticeRow
+
+    data = {"name": "Bo", "bot": "greedy", "count": 1, "limit": 3}
+    sent = [
+        notice_json(NoticeRow("timeout", seat, 4, data, datetime(2026, 12, 1, tzinfo=UTC)), "en") for seat in (0, 1)
+    ]
+    page = _japanese_page(new_page)
+    log = page.evaluate(
+        """async (notices) => {
+        const w = await import('/static/words.js');
+        const view = {seat: 0, history: [], events: []};
+        return w.buildLog(view, {name: 'shutbox'}, ['Nao', 'Bo'], {describeAction: () => null}, notices)
+          .map((entry) => entry.text);
+      }""",
+        sent,
+    )
+    assert log == [
+        "あなたは時間切れのため、貪欲ボットがこの手番だけ代わりに打ちました（連続1/3回）。",
+        "席1（Bo）は時間切れのため、貪欲ボットがこの手番だけ代わりに打ちました（連続1/3回）。",
+    ]
+
+
 def test_the_browser_words_every_event_as_python_does(new_page):
     """One rule, two runtimes: web/words.js and nekobako.i18n.events give the same words for events
     of played games, in both languages, for the person concerned, another player and a spectator."""
@@ -102,3 +141,49 @@ def test_the_browser_words_every_event_as_python_does(new_page):
     expected = [c["py"]["en"] for c in cases] + [c["py"]["ja"] for c in cases]
     assert len(cases) > 60
     assert [(e, j) for e, j in zip(expected, js, strict=True) if e != j] == []
+
+
+# What the page shows a person, text and the words of attributes a screen reader or a tooltip says.
+SHOWN = """() => {
+  const words = [document.title, document.body.innerText];
+  for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt]'))
+    for (const name of ['aria-label', 'title', 'placeholder', 'alt'])
+      if (el.hasAttribute(name)) words.push(el.getAttribute(name));
+  return words.join('\\n');
+}"""
+NAMES = ["Nao", "nekobako"]  # a person and the site
+TURNS = {"shutbox": shutbox_turn, "catbox": catbox_turn, "catopomp": catopomp_turn}
+
+
+def _english_shown(page) -> set[str]:
+    shown = page.evaluate(SHOWN)
+    assert len(shown) > 300 and "ルール" in shown, shown[:300]  # a page in words, not an empty one
+    return english_words(shown, NAMES)
+
+
+def test_the_japanese_lobby_and_tables_show_no_english_words(new_page):
+    """In the Japanese interface, every word shown is Japanese (names and notation aside): the
+    lobby with every game's options (research options opened), and a table of each game with a bot
+    from its start through some turns — prompts, the board, the log with the table's notices."""
+    page = _japanese_page(new_page)
+    enter_as_guest(page, NAMES[0])
+    for game in TURNS:
+        page.select_option("#create-game", game)
+        page.wait_for_selector(f"#create-game option[value={game}]:checked", state="attached")
+        if page.locator("[data-testid=advanced-options] summary").count():
+            page.click("[data-testid=advanced-options] summary")
+        assert not _english_shown(page), (game, _english_shown(page))
+    for game, turn in TURNS.items():
+        page.goto("/")
+        table = create_table(page, game, 2)
+        add_bot(page, 1, "random")
+        start(page)
+        assert "ゲームが始まりました。" in page.inner_text("[data-testid=log]")  # a table notice, in Japanese
+        for _ in range(6):
+            take_turn(page, turn)
+            page.wait_for_timeout(150)
+            found = _english_shown(page)
+            assert not found, (game, table, found)
+    page.goto("/")
+    page.wait_for_selector("li[data-table]")
+    assert not _english_shown(page), _english_shown(page)
