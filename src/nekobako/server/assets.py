@@ -151,9 +151,12 @@ class Assets:
             for url in DATA.get(page, ())
         )
         links += "".join(f'\n  <link rel="modulepreload" href="{prefix}{name}">' for name in self.preloads(page, game))
-        if boot is not None:
-            links += f'\n  <script type="application/json" id="boot">{script_json(boot)}</script>'
-        return html.replace("\n</head>", f"{links}\n</head>", 1).encode("utf-8")
+        html = html.replace("\n</head>", f"{links}\n</head>", 1)
+        if boot is not None:  # last: the links above are found first; the modules run after the page is parsed
+            html = html.replace(
+                "\n</body>", f'\n<script type="application/json" id="boot">{script_json(boot)}</script>\n</body>', 1
+            )
+        return html.encode("utf-8")
 
     def response(self, request: Request, name: str, cache: str) -> Response:
         asset = self.build().files.get(name)

@@ -35,7 +35,9 @@ async function show(moved = false) {
   main.append(h("p", { class: "muted" }, t("app.loading")));
   const where = route();
   try {
+    performance.mark("nekobako:route");
     const [module] = await Promise.all([import(`./${where.page}.js`), userLoaded]);
+    performance.mark("nekobako:mount"); // benchmarks/web.py: when the page module starts drawing
     clear(main);
     unmount = module.mount(main, where) || null;
     if (moved) main.querySelector("h1")?.focus();

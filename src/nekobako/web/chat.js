@@ -25,7 +25,7 @@ function line(m) {
 export function chatList(messages) {
   return h(
     "div",
-    { class: "chat-log", role: "log", "aria-live": "polite", "data-testid": "chat-log" },
+    { class: "chat-log", role: "log", "aria-live": "polite", "data-testid": "chat-log", "data-key": "chat-log" },
     messages.length ? h("ol", { class: "chat-lines" }, messages.map(line)) : h("p", { class: "muted" }, t("chat.none")),
   );
 }

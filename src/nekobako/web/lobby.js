@@ -558,19 +558,23 @@ export function mount(root) {
   }
 
   // ---------------------------------------------------------------- data
-  // The first page again (as many tables as are shown, so "more" pages survive the poll), or
-  // with `more` the next page after the last one shown; `reset` after a filter changed.
+  // The tables again, as many as the reader asked to see (`wanted`: a page, one more per "More
+  // tables", up to the server's 100); past that, `more` asks for the next page after the last one
+  // shown. Only the newest request's answer is drawn: a push's refresh never undoes "More tables".
   let asked = 0;
+  let wanted = PAGE;
   async function refresh({ more = false, reset = false } = {}) {
     const query = { status: STATUS_FILTERS[filters.status], game: filters.game, seatsFree: filters.free };
-    const shown = reset ? PAGE : Math.min(100, Math.max(PAGE, state.tables.length));
+    if (reset) wanted = PAGE;
+    const next = more && wanted >= 100; // past what one request gives: the next page, appended
+    if (more && !next) wanted = Math.min(100, wanted + PAGE);
     const mine = ++asked;
     try {
-      const page = more
+      const page = next
         ? await api.tables({ ...query, limit: PAGE, before: state.next })
-        : await api.tables({ ...query, limit: shown });
-      if (mine !== asked) return; // a newer request (another filter) answers instead
-      state.tables = more ? state.tables.concat(page.tables) : page.tables;
+        : await api.tables({ ...query, limit: wanted });
+      if (mine !== asked) return; // a newer request (another filter, a push) answers instead
+      state.tables = next ? state.tables.concat(page.tables) : page.tables;
       state.next = page.next;
       renderTables();
     } catch (err) {

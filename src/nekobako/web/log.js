@@ -16,7 +16,7 @@ export function logPanel(entries, { current = null, previous = null } = {}) {
   groups.push(group);
   const list = h(
     "div",
-    { class: "log", "data-testid": "log", tabindex: "0", role: "log", "aria-label": t("table.log") },
+    { class: "log", "data-testid": "log", "data-key": "log", tabindex: "0", role: "log", "aria-label": t("table.log") },
     groups.map((g) =>
       h(
         "section",

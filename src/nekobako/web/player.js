@@ -2,7 +2,7 @@
 // the recent finished games with every seat's place and a link to each replay.
 import * as api from "./api.js";
 import { ratingChart } from "./chart.js";
-import { h, replaceKeepingFocus } from "./dom.js";
+import { h, patch } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
 import { playerLink } from "./tables.js";
 
@@ -130,20 +130,15 @@ export function mount(root, { name }) {
 
   function render() {
     if (error) {
-      replaceKeepingFocus(
-        box,
-        h("h1", {}, name),
-        h("p", { class: "error" }, error),
-        h("a", { href: "/" }, t("app.back")),
-      );
+      patch(box, h("h1", {}, name), h("p", { class: "error" }, error), h("a", { href: "/" }, t("app.back")));
       return;
     }
     if (!data) {
-      replaceKeepingFocus(box, h("h1", {}, name), h("p", { class: "muted" }, t("app.loading")));
+      patch(box, h("h1", {}, name), h("p", { class: "muted" }, t("app.loading")));
       return;
     }
     document.title = `${data.user.name} — nekobako`;
-    replaceKeepingFocus(
+    patch(
       box,
       h(
         "h1",

@@ -5,7 +5,7 @@
 import * as api from "./api.js";
 import { CHANCE } from "./games/common.js";
 import { loadGame } from "./games/index.js";
-import { h, replaceKeepingFocus, toast } from "./dom.js";
+import { h, patch, toast } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
 import { phaseSection, rulesButton } from "./rules.js";
 import { logPanel } from "./log.js";
@@ -78,7 +78,7 @@ export function mount(root, { id }) {
 
   function renderHeader() {
     const tbl = page.table;
-    replaceKeepingFocus(
+    patch(
       header,
       h("h1", {}, tbl ? t("replay.title", { game: t(tbl.title), id }) : t("app.loading")),
       h(
@@ -95,13 +95,10 @@ export function mount(root, { id }) {
 
   function renderBar() {
     if (!page.record)
-      return replaceKeepingFocus(
-        bar,
-        page.error ? h("p", { class: "error" }, page.error) : h("p", {}, t("app.loading")),
-      );
+      return patch(bar, page.error ? h("p", { class: "error" }, page.error) : h("p", {}, t("app.loading")));
     const n = page.step;
     const last = total();
-    replaceKeepingFocus(
+    patch(
       bar,
       h(
         "button",
@@ -152,7 +149,7 @@ export function mount(root, { id }) {
   function renderBoard(view) {
     if (!view) {
       if (page.stepsAvailable) {
-        replaceKeepingFocus(board, h("p", { class: "muted" }, t("app.loading")));
+        patch(board, h("p", { class: "muted" }, t("app.loading")));
         renderSide(null);
         return;
       }
@@ -166,7 +163,7 @@ export function mount(root, { id }) {
         events: (final.events || []).filter((e) => e.at <= upTo),
       };
       const log = partial ? buildLog(partial, page.info, names(), page.module).reverse() : [];
-      replaceKeepingFocus(
+      patch(
         board,
         h("p", { class: "banner notice", "data-testid": "replay-no-position" }, t("replay.noPositions")),
         h(
@@ -195,7 +192,7 @@ export function mount(root, { id }) {
       view.last_round && ended && page.module.summary
         ? roundSummary(page.module.summary(view, ctx), view.last_round.round, null)
         : null;
-    replaceKeepingFocus(board, summary, page.module.render(view, ctx));
+    patch(board, summary, page.module.render(view, ctx));
     renderSide(view);
   }
 
@@ -214,21 +211,26 @@ export function mount(root, { id }) {
       );
     });
     const log = view ? buildLog(view, page.info, nm, page.module) : [];
-    replaceKeepingFocus(
+    patch(
       side,
       view ? h("h2", {}, t("table.scores")) : null,
       view ? scoreTable(view, nm, page.module) : null,
       log.length ? h("h2", {}, t("table.log")) : null,
       log.length ? logPanel(log, { current: page.step - 1, previous: null }) : null,
       h("h2", {}, t("replay.move")),
-      h("ol", { class: "move-list", "data-testid": "move-list" }, items),
+      h("ol", { class: "move-list", "data-testid": "move-list", "data-key": "moves" }, items),
       h("h2", {}, t("chat.title")),
       chatList(page.chat.filter((m) => m.seq <= page.step)),
     );
-    // keep the current move in sight inside the list (without scrolling the page)
-    const list = side.querySelector(".move-list");
-    const current = side.querySelector(".move-list li.current");
-    if (list && current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
+    // keep the current move, and its line in the log, in sight inside their lists (without
+    // scrolling the page): the lists are patched, so they are where the reader left them
+    for (const [list, current] of [
+      [side.querySelector(".move-list"), side.querySelector(".move-list li.current")],
+      [side.querySelector(".log"), side.querySelector(".log li.current")],
+    ])
+      if (list && current)
+        list.scrollTop +=
+          current.getBoundingClientRect().top - list.getBoundingClientRect().top - list.clientHeight / 2;
   }
 
   function togglePlay() {

@@ -2,16 +2,13 @@
 // from the view the server sends over the WebSocket), the results and the replay link after.
 import * as api from "./api.js";
 import { loadGame } from "./games/index.js";
-import { announce, h, patch, replaceKeepingFocus, toast } from "./dom.js";
+import { announce, h, patch, toast } from "./dom.js";
 import { CLOSE, joinNames, onLangChange, say, t } from "./i18n.js";
 import { currentUser, onUserChange } from "./session.js";
 import { phaseSection, rulesButton } from "./rules.js";
 import { clockText, formatDuration, seatLabel, seatName, seatNames, statusLabel } from "./tables.js";
-import { logPanel } from "./log.js";
 import { byOther, initialState, reduce } from "./table_state.js";
 import { buildLog, describeMessage } from "./words.js";
-import { ChatBox } from "./chat.js";
-import { rematchPanel } from "./rematch.js";
 import { TableSocket } from "./ws.js";
 
 const SEND_TIMEOUT_MS = 8000;
@@ -57,14 +54,28 @@ export function mount(root, { id }) {
     h("div", { class: "table-body" }, board, side),
   );
   root.append(layout);
-  const chatBox = new ChatBox((text) => {
-    if (!socket.chat(text)) {
-      toast(t("app.offline"), "error");
-      return false;
-    }
-    return true;
-  });
-  layout.append(chatBox.el);
+
+  // What the first drawing does not need comes after it (issue 17: fewer modules in a row before a
+  // phone can play): the chat box, the log panel, the rematch panel. What they are told meanwhile
+  // waits for them (`withChat`).
+  const later = { chat: null, chatWaiting: [], logPanel: null, rematchPanel: null };
+  const withChat = (fn) => (later.chat ? fn(later.chat) : later.chatWaiting.push(fn));
+  Promise.all([import("./chat.js"), import("./log.js"), import("./rematch.js")])
+    .then(([chat, log, rematch]) => {
+      later.chat = new chat.ChatBox((text) => {
+        if (!socket.chat(text)) {
+          toast(t("app.offline"), "error");
+          return false;
+        }
+        return true;
+      });
+      layout.append(later.chat.el);
+      for (const fn of later.chatWaiting.splice(0)) fn(later.chat);
+      later.logPanel = log.logPanel;
+      later.rematchPanel = rematch.rematchPanel;
+      render();
+    })
+    .catch((err) => toast(t("app.error", { message: err.message || err }), "error"));
 
   // ---------------------------------------------------------------- socket
   const socket = new TableSocket(id, {
@@ -73,13 +84,13 @@ export function mount(root, { id }) {
       pump();
     },
     chat(msg) {
-      chatBox.add(msg.message);
+      withChat((box) => box.add(msg.message));
     },
     rematch(msg) {
       showRematch(msg.rematch);
     },
     chat_history(msg) {
-      chatBox.setMessages(msg.messages);
+      withChat((box) => box.setMessages(msg.messages));
     },
     refused(msg) {
       if (msg.code?.startsWith("chat_")) {
@@ -113,11 +124,11 @@ export function mount(root, { id }) {
   // No such table: say so everywhere on the page (not "connecting…" forever).
   function showNotFound() {
     dispatch({ type: "notFound" });
-    chatBox.el.hidden = true;
-    replaceKeepingFocus(board, h("p", { class: "error" }, t("app.notFound")), h("a", { href: "/" }, t("app.back")));
-    replaceKeepingFocus(header, h("h1", {}, t("lobby.tableN", { id })));
-    replaceKeepingFocus(status, t("app.notFound"));
-    replaceKeepingFocus(clockBox);
+    withChat((box) => (box.el.hidden = true));
+    patch(board, h("p", { class: "error" }, t("app.notFound")), h("a", { href: "/" }, t("app.back")));
+    patch(header, h("h1", {}, t("lobby.tableN", { id })));
+    patch(status, t("app.notFound"));
+    patch(clockBox);
   }
 
   // Show the waiting state messages in order; another seat's move waits until the one before it
@@ -158,7 +169,7 @@ export function mount(root, { id }) {
     }
     const user = currentUser();
     const seated = user && msg.table.seats.some((s) => s.user && s.user.id === user.id);
-    chatBox.setWriter(Boolean(user), seated ? "players" : "spectators");
+    withChat((box) => box.setWriter(Boolean(user), seated ? "players" : "spectators"));
     if (msg.view?.over && page.rematch === undefined) {
       page.rematch = null;
       api
@@ -170,7 +181,7 @@ export function mount(root, { id }) {
       // the spectators' channel opens to everyone once the game is over
       api
         .chat(id)
-        .then((messages) => chatBox.setMessages(messages))
+        .then((messages) => withChat((box) => box.setMessages(messages)))
         .catch(() => {});
       api
         .results(id)
@@ -384,11 +395,11 @@ export function mount(root, { id }) {
   function renderClock() {
     const clock = state.clock || state.table?.clock;
     if (!state.view) {
-      replaceKeepingFocus(clockBox, state.table ? h("span", { class: "muted" }, clockText(state.table.clock)) : null);
+      patch(clockBox, state.table ? h("span", { class: "muted" }, clockText(state.table.clock)) : null);
       return;
     }
     if (!clock || clock.kind === "none" || state.view.over) {
-      replaceKeepingFocus(clockBox, state.view.over ? null : h("span", { class: "muted" }, t("table.noClock")));
+      patch(clockBox, state.view.over ? null : h("span", { class: "muted" }, t("table.noClock")));
       return;
     }
     const now = Date.now() / 1000 + state.clockOffset;
@@ -419,9 +430,9 @@ export function mount(root, { id }) {
   function renderBoard() {
     const view = state.view;
     const tbl = state.table;
-    if (!tbl) return replaceKeepingFocus(board, h("p", {}, t("table.connecting")));
-    if (!view) return replaceKeepingFocus(board, seatManager());
-    if (!page.module) return replaceKeepingFocus(board, h("p", {}, t("app.loading")));
+    if (!tbl) return patch(board, h("p", {}, t("table.connecting")));
+    if (!view) return patch(board, seatManager());
+    if (!page.module) return patch(board, h("p", {}, t("app.loading")));
     const legalKey = (view.legal || []).join("|");
     if (page.ui.legalKey !== legalKey) page.ui = { legalKey };
     const fresh = board.dataset.seq !== String(state.seq); // first drawing of this position: animate
@@ -463,7 +474,7 @@ export function mount(root, { id }) {
 
   function renderSide() {
     const view = state.view;
-    if (!view || !page.module) return replaceKeepingFocus(side);
+    if (!view || !page.module || !later.logPanel) return patch(side);
     const nm = names();
     const entries = buildLog(view, page.info, nm, page.module, state.notices);
     const log = side.querySelector(".log");
@@ -478,7 +489,7 @@ export function mount(root, { id }) {
       ),
       scoreTable(view, nm, page.module),
       h("h2", {}, t("table.log")),
-      logPanel(entries, { previous: log }),
+      later.logPanel(entries, { previous: log }),
     );
     const kept = side.querySelector(".log");
     if (kept === log && atEnd) kept.scrollTop = kept.scrollHeight; // patched in place: newest line in sight
@@ -491,7 +502,7 @@ export function mount(root, { id }) {
       return;
     }
     resultsBox.hidden = false;
-    replaceKeepingFocus(resultsBox, resultsPanel(view, state.results, names(), id, state.table));
+    patch(resultsBox, resultsPanel(view, state.results, names(), id, state.table));
   }
 
   // Whoever played goes to the rematch's table once everyone has accepted.
@@ -510,11 +521,15 @@ export function mount(root, { id }) {
   }
 
   function renderRematch() {
-    rematchBox.hidden = !state.view?.over;
+    rematchBox.hidden = !state.view?.over || !later.rematchPanel;
     if (rematchBox.hidden) return;
-    replaceKeepingFocus(
+    patch(
       rematchBox,
-      rematchPanel(id, page.rematch ?? null, { played: playedHere(), me: currentUser()?.id, changed: showRematch }),
+      later.rematchPanel(id, page.rematch ?? null, {
+        played: playedHere(),
+        me: currentUser()?.id,
+        changed: showRematch,
+      }),
     );
   }
 
@@ -611,7 +626,7 @@ export function mount(root, { id }) {
     renderRematch();
     renderBoard();
     renderSideSoon();
-    chatBox.render();
+    later.chat?.render();
     focusNext(wasHere, !overBefore && !resultsBox.hidden);
   }
 
@@ -664,7 +679,7 @@ export function scoreTable(view, names, module) {
   const label = module?.scoreLabel ? module.scoreLabel() : t("table.score");
   return h(
     "table",
-    { class: "scores", "data-testid": "scores" },
+    { class: "scores", "data-testid": "scores", "data-key": "scores" },
     h(
       "thead",
       {},
