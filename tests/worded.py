@@ -18,6 +18,11 @@ NOT_TRANSLATED |= {"play", "discard", "predict", "start", "deal", "reveal", "hid
 NOT_TRANSLATED |= {"hell", "bury", "pass", "give", "keep", "spare", "swap"}
 # protocol fields and query parameters
 NOT_TRANSLATED |= {"action", "type", "seq", "chat", "sync", "ping", "text", "bank", "seconds", "lang"}
+# the terminal's notation: commands, words typed at its prompt, bot parameters and their values, the
+# Python API a researcher writes (`package.module:Class`, `choose(view, legal, rng)`), codes and formats
+NOT_TRANSLATED |= {"nekobako", "replay", "rules", "all", "help", "board", "log", "quit", "en", "ja", "UTF"}
+NOT_TRANSLATED |= {"ismcts", "iterations", "exploration", "horizon", "round", "game", "mod", "PettingZoo"}
+NOT_TRANSLATED |= {"package", "module", "Class", "BotSpec", "choose", "view", "legal", "rng"}
 
 
 def english_words(japanese: str, names: list[str] | tuple[str, ...] = ()) -> set[str]:
@@ -25,7 +30,8 @@ def english_words(japanese: str, names: list[str] | tuple[str, ...] = ()) -> set
     words above are taken out (placeholders `{x}` too)."""
     for name in names:
         japanese = japanese.replace(name, "")
-    return set(re.findall(r"[A-Za-z]{2,}", re.sub(r"\{\w+\}", "", japanese))) - NOT_TRANSLATED
+    notation = re.sub(r"\{\w+\}|--[\w-]+", "", japanese)  # placeholders and command-line options
+    return set(re.findall(r"[A-Za-z]{2,}", notation)) - NOT_TRANSLATED
 
 
 def assert_worded(error: NekobakoError | BaseException, key: str) -> None:

@@ -62,7 +62,7 @@ def test_table_output_names_the_machine():
     proc = run_cli("bench", "--quick", timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert bench.cpu_name().split()[0] in proc.stdout
-    assert "shutbox 2p random playout" in proc.stdout and "≥ 500,000" in proc.stdout
+    assert "Shut the Box, 2 players: random playout" in proc.stdout and "≥ 500,000" in proc.stdout
     assert "pass" not in proc.stdout and "fail" not in proc.stdout  # no verdict on quick samples
 
 

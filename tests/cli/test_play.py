@@ -169,7 +169,7 @@ def test_catopomp_moves_are_grouped_and_numbered_in_order_and_the_round_summary_
     assert menu.index("from your hand:") < menu.index("with dice:")
     numbers = [int(n) for n in re.findall(r"(\d+) (?:play|hell|pass|bury|give|keep|spare|discard)\b", menu)]
     assert numbers == list(range(1, len(numbers) + 1))  # numbered in the order shown
-    assert "Lead a combination" in out and "Round 1 is over" in out and "lost a gem" in out
+    assert "Lead a combination" in out and "Round 1 is over" in out and "lost a soul gem" in out
     # the number typed is the number shown: the first move played is the first one listed
     record = json.loads(path.read_text())
     first_move = next(a for a in record["actions"] if a.startswith("0: "))

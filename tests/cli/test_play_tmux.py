@@ -116,8 +116,8 @@ def test_the_round_summary_comes_before_the_next_deal_in_tmux(tmp_path):
         assert "Round 1 is over" in text, text[-3000:]
         text = until(lambda: (t := plain(log)).count("chance: deal") >= 2 and t, deadline)  # round 2 dealt
         summary = text.index("Round 1 is over")
-        assert "final board of round 1" in text[: summary + 2000]
-        for heading in ("tricks", "group", "bonus", "points", "discards"):
+        assert "Final board of round 1" in text[: summary + 2000]
+        for heading in ("tricks", "largest group", "bonus", "points", "discards"):
             assert heading in text[summary : summary + 2000]
         second_deal = text.index("chance: deal", text.index("chance: deal") + 1)
         assert summary < second_deal  # the summary is shown before round 2 is dealt

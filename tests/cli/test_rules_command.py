@@ -36,9 +36,9 @@ def test_one_section() -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["rules", "chess"], "unknown game 'chess'; games: shutbox, catbox, catopomp"),
-        (["rules", "catbox", "--lang", "fr"], "language must be en or ja"),
-        (["rules", "catbox", "--section", "nowhere"], "no section 'nowhere'"),
+        (["rules", "chess"], "There is no game 'chess'; games: shutbox, catbox, catopomp."),
+        (["rules", "catbox", "--lang", "fr"], "the language is en or ja, not 'fr'"),
+        (["rules", "catbox", "--section", "nowhere"], "There is no section 'nowhere' in the rules of Cat in the Box"),
     ],
 )
 def test_bad_input_is_a_clear_error(args: list[str], words: str) -> None:
@@ -58,6 +58,6 @@ def test_rules_inside_play_show_the_current_phase() -> None:
     out = " ".join(done.stdout.split())
     assert "カードを伏せる" in out and "ラウンドが終わると全員の捨て札が公開されます" in out
     assert "ラウンドの終わりと得点" in out and "勝利予測ボーナス" in out
-    assert "no section 'nowhere'" in out
-    assert "'board' で盤面を再表示" in out
+    assert "節「nowhere」はありません" in out
+    assert "「board」で盤面を再表示" in out
     assert "Traceback" not in done.stderr

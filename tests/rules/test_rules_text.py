@@ -130,7 +130,8 @@ def test_sections_nest_and_code_blocks_are_not_headings() -> None:
 
 
 @pytest.mark.parametrize(
-    ("bad_game", "bad_lang", "words"), [("chess", "en", "unknown game"), ("catbox", "fr", "en or ja")]
+    ("bad_game", "bad_lang", "words"),
+    [("chess", "en", "There is no game 'chess'"), ("catbox", "fr", "There are no rules in 'fr'; languages: en, ja")],
 )
 def test_unknown_game_or_language_is_refused_clearly(bad_game: str, bad_lang: str, words: str) -> None:
     with pytest.raises(RulesNotFound, match=words):

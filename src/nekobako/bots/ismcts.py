@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..engine import CHANCE, Action, Game, InvalidOptions, SearchHints, State, get_game
+from ..i18n import Message
 from .base import only_choice
 
 
@@ -62,16 +63,16 @@ class ISMCTSBot:
         if iterations is None and seconds is None:
             iterations = 1000
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise InvalidOptions(f"ismcts iterations must be a positive integer, not {iterations!r}")
+            raise InvalidOptions(Message("bots.ismcts.iterations", value=repr(iterations)))
         if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
-            raise InvalidOptions(f"ismcts seconds must be a positive number, not {seconds!r}")
+            raise InvalidOptions(Message("bots.ismcts.seconds", value=repr(seconds)))
         if not (isinstance(exploration, (int, float)) and exploration >= 0):
-            raise InvalidOptions(f"ismcts exploration must be a number ≥ 0, not {exploration!r}")
+            raise InvalidOptions(Message("bots.ismcts.exploration", value=repr(exploration)))
         self.game: Game[Any, Any] = get_game(game)
         hints = self.game.search
         horizon = horizon or hints.horizon
         if horizon not in ("round", "game"):
-            raise InvalidOptions(f"ismcts horizon must be 'round' or 'game', not {horizon!r}")
+            raise InvalidOptions(Message("bots.ismcts.horizon", value=repr(horizon)))
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = float(exploration)
@@ -90,13 +91,13 @@ class ISMCTSBot:
         kwargs: dict[str, Any] = {}
         for key, value in params.items():
             if key not in allowed:
-                raise InvalidOptions(f"ismcts has no parameter {key!r}; parameters: {', '.join(allowed)}")
+                raise InvalidOptions(Message("bots.ismcts.no_param", name=key, params=", ".join(allowed)))
             if value is None:
                 continue
             try:
                 kwargs[key] = allowed[key](value)
             except (TypeError, ValueError):
-                raise InvalidOptions(f"ismcts {key} cannot be {value!r}") from None
+                raise InvalidOptions(Message("bots.ismcts.bad_value", name=key, value=repr(value))) from None
         return cls(game, **kwargs)
 
     def __repr__(self) -> str:

@@ -7,6 +7,7 @@ import importlib
 from typing import Any
 
 from ..engine import InvalidOptions, check_game_name
+from ..i18n import Message
 from .base import Bot
 
 LEVELS: tuple[str, ...] = ("random", "greedy", "ismcts", "optimal")
@@ -46,18 +47,19 @@ def default_bot(game: str) -> str:
 def make_bot(name: str, game: str | None = None, **params: Any) -> Bot:
     """A bot of level `name` for `game`. Parameters: `ismcts` takes `iterations` or `seconds`,
     `exploration`, `rollout` ("random" or "greedy"); the others take none. Unknown names and
-    parameters raise `InvalidOptions` with a message a player understands."""
+    parameters raise `InvalidOptions` carrying a catalogue message (`bots.*`), worded by the reader."""
     if not isinstance(name, str):
-        raise InvalidOptions(f"a bot is named by text, not {name!r}")
+        raise InvalidOptions(Message("bots.not_text", value=repr(name)))
     key = name.strip().lower()
     if key not in LEVELS:
-        raise InvalidOptions(f"unknown bot {name!r}; bots: {', '.join(LEVELS)}")
+        raise InvalidOptions(Message("bots.unknown", name=name, bots=", ".join(LEVELS)))
     if key != "random" and game is None:
-        raise InvalidOptions(f"bot {key!r} needs the game it will play")
+        raise InvalidOptions(Message("bots.needs_game", name=key))
     if game is not None and key not in bot_names(game):
-        raise InvalidOptions(f"bot {key!r} is not available for {game}; choose one of: {', '.join(bot_names(game))}")
+        choices = ", ".join(bot_names(game))
+        raise InvalidOptions(Message("bots.not_for_game", name=key, game=Message(f"game.{game}"), bots=choices))
     if key != "ismcts" and params:
-        raise InvalidOptions(f"bot {key!r} takes no parameters (got {', '.join(sorted(params))})")
+        raise InvalidOptions(Message("bots.no_params", name=key, params=", ".join(sorted(params))))
     if key == "random":
         from .random_bot import RandomBot
 

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import sys
+
 import typer
+from rich.console import Console
+from typer._click import exceptions as click_errors
 
 from .. import __version__
+from ..i18n import text
 from . import bench, play, replay, rules, serve, simulate, solve
+from .common import argv_lang
+from .usage import print_usage_error
 
 app = typer.Typer(
     name="nekobako",
@@ -37,5 +44,21 @@ for module in (serve, play, rules, replay, solve, simulate, bench):
 
 
 def main() -> None:
-    """Entry point. Ctrl-C ends any command with exit status 130 (typer ≥ 0.15 maps it so)."""
-    app(prog_name="nekobako")
+    """Entry point. A mistake on the command line is worded in `--lang`'s language (exit 2, see
+    `usage.py`); Ctrl-C ends any command with exit status 130 (Typer maps it so)."""
+    args = sys.argv[1:]
+    lang = argv_lang(args)
+    try:
+        status = app(args=args, prog_name="nekobako", standalone_mode=False)
+    except click_errors.NoArgsIsHelpError:
+        status = 2  # `nekobako` alone: the help is printed already
+    except click_errors.UsageError as exc:
+        print_usage_error(exc, lang)
+        status = exc.exit_code
+    except click_errors.ClickException as exc:
+        Console(stderr=True, highlight=False).print(exc.format_message(), markup=False)
+        status = exc.exit_code
+    except typer.Abort:
+        Console(stderr=True).print(text("cli.aborted", lang))
+        status = 1
+    sys.exit(status if isinstance(status, int) else 0)

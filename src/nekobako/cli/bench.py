@@ -16,6 +16,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from ..i18n import Message
+from ..i18n import text as say
 from ..sim import bench
 from .common import lang_option
 
@@ -43,7 +45,7 @@ def bench_command(
         bar = progress.add_task("bench", total=bench.total_repeats(settings))
 
         def on_progress(step: bench.Step, n: int) -> None:
-            progress.update(bar, description=step.label, advance=n)
+            progress.update(bar, description=step_label(step, lang), advance=n)
 
         result = bench.run(settings, on_progress)
     if as_json:
@@ -52,60 +54,42 @@ def bench_command(
     print_result(result, quick, lang)
 
 
-def _figure(value: float | None, unit: str) -> str:
+def w(key: str, lang: str, **params: Any) -> str:
+    """The table's words in the reader's language (`cli.bench.<key>`)."""
+    return say(f"cli.bench.{key}", lang, **params)
+
+
+def figure(step: bench.Step, value: float | None, lang: str) -> str:
     if value is None:
         return "—"
-    if unit == "s":
-        return f"{value:.3f} s"
-    return f"{value:,.0f} {unit}"
+    number = f"{value:.3f}" if step.unit == "s" else f"{value:,.0f}"
+    return w(f"figure.{step.section}", lang, value=number)
 
 
-WORDS = {
-    "en": {
-        "title": "nekobako bench",
-        "quick": " (quick: not figures to quote)",
-        "pinned": "one core (pinned)",
-        "not_pinned": "not pinned",
-        "load": "load {load:.2f} before",
-        "medians": "medians of {n} repeats (solver {s})",
-        "measure": "measure",
-        "median": "median",
-        "target": "target",
-        "result": "result",
-        "pass": "pass",
-        "fail": "fail",
-        "missing": "not available",
-    },
-    "ja": {
-        "title": "nekobako ベンチマーク",
-        "quick": " (簡易: 引用する数値ではありません)",
-        "pinned": "1コアに固定",
-        "not_pinned": "コア固定なし",
-        "load": "開始前の負荷 {load:.2f}",
-        "medians": "{n}回の中央値 (ソルバー {s}回)",
-        "measure": "測定",
-        "median": "中央値",
-        "target": "目標",
-        "result": "判定",
-        "pass": "合格",
-        "fail": "不合格",
-        "missing": "測定不可",
-    },
-}
+def step_label(step: bench.Step, lang: str) -> str:
+    """What a step measures, in words: the game and table size, or the solver's tiles."""
+    if step.section == "solver":
+        return w("step.solver", lang, game=Message("game.shutbox"), tiles=step.key)
+    game, _, players = step.key.partition(".")
+    players = players or str(bench.ISMCTS_CASES[game])
+    return w(
+        f"step.{step.section}", lang, game=Message(f"game.{game}"), players=Message("words.players", n=int(players))
+    )
 
 
 def print_result(result: dict[str, Any], quick: bool, lang: str = "en") -> None:
-    w = WORDS["ja" if lang == "ja" else "en"]
     console = Console()
-    conditions = [result["cpu"], result["python"], w["pinned"] if result.get("core") is not None else w["not_pinned"]]
+    pinned = w("pinned" if result.get("core") is not None else "not_pinned", lang)
+    conditions = [result["cpu"], result["python"], pinned]
     if result.get("load_before"):
-        conditions.append(w["load"].format(load=result["load_before"][0]))
-    conditions.append(w["medians"].format(n=result["repeats"]["throughput"], s=result["repeats"]["solver"]))
-    table = Table(title=w["title"] + (w["quick"] if quick else ""), caption=" · ".join(conditions))
-    table.add_column(w["measure"])
-    table.add_column(w["median"], justify="right")
-    table.add_column(w["target"], justify="right")
-    table.add_column(w["result"])
+        conditions.append(w("load", lang, load=f"{result['load_before'][0]:.2f}"))
+    conditions.append(w("medians", lang, n=result["repeats"]["throughput"], solver=result["repeats"]["solver"]))
+    title = w("title", lang)
+    table = Table(title=w("quick", lang, title=title) if quick else title, caption=" · ".join(conditions))
+    table.add_column(w("measure", lang), overflow="fold")
+    table.add_column(w("median", lang), justify="right")
+    table.add_column(w("target", lang), justify="right")
+    table.add_column(w("result", lang))
     for step in bench.plan(bench.QUICK):
         path = f"{step.section}.{step.key}"
         if step.section in ("throughput", "rl"):
@@ -115,14 +99,15 @@ def print_result(result: dict[str, Any], quick: bool, lang: str = "en") -> None:
             value = result[step.section][step.key]
         target = "" if step.target is None else f"≥ {step.target:,.0f}"
         if path in result["missing"]:
-            verdict = Text(w["missing"], style="yellow")
+            verdict = Text(w("missing", lang), style="yellow")
         elif quick:  # tiny samples from a cold start: a verdict would mislead
             verdict = Text("")
         elif path in result["pass"]:
-            verdict = Text(w["pass"], style="green") if result["pass"][path] else Text(w["fail"], style="red")
+            passed = result["pass"][path]
+            verdict = Text(w("pass" if passed else "fail", lang), style="green" if passed else "red")
         else:
             verdict = Text("")
-        table.add_row(step.label, _figure(value, step.unit), target, verdict)
+        table.add_row(step_label(step, lang), figure(step, value, lang), target, verdict)
     console.print(table)
     for path, reason in result["missing"].items():
-        console.print(Text.assemble((w["missing"], "yellow"), f" {path}: {reason}"))
+        console.print(Text(w("missing_reason", lang, path=path, reason=reason), style="yellow"))

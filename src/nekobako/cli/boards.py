@@ -4,6 +4,7 @@ a key the drawing expects falls back to a plain listing rather than failing the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -14,145 +15,11 @@ from rich.text import Text
 
 from ..i18n import has
 from ..i18n import text as say
+from ..i18n.events import seat_name
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 COLOURS = {"red": "red", "blue": "blue", "yellow": "yellow", "green": "green"}
-COLOUR_NAMES = {
-    "en": {"red": "red", "blue": "blue", "yellow": "yellow", "green": "green"},
-    "ja": {"red": "赤", "blue": "青", "yellow": "黄", "green": "緑"},
-}
 SEAT_STYLES = ("bold cyan", "bold magenta", "bold green", "bold yellow", "bold red", "bold blue")
-
-WORDS = {
-    "en": {
-        "seat": "seat",
-        "player": "player",
-        "score": "score",
-        "round": "round",
-        "tiles": "tiles",
-        "dice": "dice",
-        "penalty": "penalty",
-        "state": "state",
-        "eliminated": "eliminated",
-        "shut": "shut the box!",
-        "playing": "to move",
-        "waiting": "",
-        "prediction": "prediction",
-        "tricks": "tricks",
-        "x": "colours (X)",
-        "cards": "cards",
-        "discarded": "discarded",
-        "trick": "current trick",
-        "hand": "your hand",
-        "phase": "phase",
-        "leader": "leader",
-        "red_broken": "red broken",
-        "paradox": "paradox",
-        "centre": "centre (revealed)",
-        "hell": "hell",
-        "gems": "gems",
-        "used": "used dice",
-        "spare": "spare die",
-        "boost": "boost used",
-        "out": "out",
-        "passed": "passed",
-        "table": "table",
-        "empty": "empty",
-        "removed": "removed",
-        "yes": "yes",
-        "no": "no",
-        "board": "research board",
-        "legend": "●n token of seat n · ◆ observed · ■ blocker · × colour declared void",
-        "summary": "Round {round} is over",
-        "final_board": "final board of round {round}",
-        "group": "group",
-        "bonus": "bonus",
-        "points": "points",
-        "total": "total",
-        "discards": "discards",
-        "paradox_hand": "{name} caused the paradox, holding: {cards}",
-        "last_trick": "last trick",
-        "won_by": "won by",
-        "no_trick": "no card played",
-        "lost_gem": "lost a gem",
-        "cards_left": "cards left",
-        "loser": "{name} still held cards and lost a soul gem",
-        "finish": {
-            "shut": "The box was shut: the game is won.",
-            "rounds": "That was the last round: lowest total penalty wins.",
-            "eliminated": "Eliminations end the game: lowest total penalty wins.",
-            "quick": "An elimination ends the game (quick game): lowest total penalty wins.",
-        },
-        "from_hand": "from your hand",
-        "from_hell": "from your hell",
-        "with_dice": "with dice",
-        "other": "other moves",
-    },
-    "ja": {
-        "seat": "席",
-        "player": "プレイヤー",
-        "score": "得点",
-        "round": "ラウンド",
-        "tiles": "タイル",
-        "dice": "ダイス",
-        "penalty": "減点",
-        "state": "状態",
-        "eliminated": "脱落",
-        "shut": "シャット！",
-        "playing": "手番",
-        "waiting": "",
-        "prediction": "予測",
-        "tricks": "トリック",
-        "x": "色 (X)",
-        "cards": "枚数",
-        "discarded": "捨て札済",
-        "trick": "現在のトリック",
-        "hand": "あなたの手札",
-        "phase": "フェイズ",
-        "leader": "リード",
-        "red_broken": "赤解禁",
-        "paradox": "パラドックス",
-        "centre": "中央 (公開)",
-        "hell": "地獄",
-        "gems": "ソウルジェム",
-        "used": "使用済ダイス",
-        "spare": "予備ダイス",
-        "boost": "ブースト使用",
-        "out": "上がり",
-        "passed": "パス",
-        "table": "場",
-        "empty": "なし",
-        "removed": "除外",
-        "yes": "はい",
-        "no": "いいえ",
-        "board": "研究ボード",
-        "legend": "●n 席nのトークン · ◆ 調査済トークン · ■ ブロック · × ✕が見えている色（宣言できない）",
-        "summary": "第{round}ラウンド終了",
-        "final_board": "第{round}ラウンドの最終盤面",
-        "group": "かたまり",
-        "bonus": "ボーナス",
-        "points": "得点",
-        "total": "合計",
-        "discards": "捨て札",
-        "paradox_hand": "パラドックスを起こした{name}の手札: {cards}",
-        "last_trick": "最後のトリック",
-        "won_by": "勝者",
-        "no_trick": "カードなし",
-        "lost_gem": "ソウルジェム喪失",
-        "cards_left": "残りカード",
-        "loser": "{name}が最後までカードを持っていたのでソウルジェムを1個失いました",
-        "finish": {
-            "shut": "シャット・ザ・ボックス：ゲームの勝者が決まりました。",
-            "rounds": "最終ラウンドでした：合計減点の最も少ない人の勝ち。",
-            "eliminated": "脱落によりゲーム終了：合計減点の最も少ない人の勝ち。",
-            "quick": "脱落者が出たのでゲーム終了（クイックモード）：合計減点の最も少ない人の勝ち。",
-        },
-        "from_hand": "手札から",
-        "from_hell": "地獄から",
-        "with_dice": "ダイス付き",
-        "other": "その他",
-    },
-}
 
 
 def _term(prefix: str, value: Any, lang: str) -> str:
@@ -162,8 +29,17 @@ def _term(prefix: str, value: Any, lang: str) -> str:
     return say(key, lang) if has(key) else str(value)
 
 
-def words(lang: str) -> Mapping[str, Any]:
-    return WORDS["ja" if lang == "ja" else "en"]
+def worded(key: str, lang: str, **parts: Text | str | int) -> Text:
+    """A catalogue message as Rich text whose `Text` parameters keep their style (a seat's colour)."""
+    template = say(key, lang, **{k: v for k, v in parts.items() if not isinstance(v, Text)})
+    line = Text()
+    for i, piece in enumerate(re.split(r"\{(\w+)\}", template)):  # odd pieces: placeholders left
+        styled = parts.get(piece) if i % 2 else None
+        if isinstance(styled, Text):
+            line.append_text(styled)
+        else:
+            line.append(f"{{{piece}}}" if i % 2 else piece)
+    return line
 
 
 def die(face: Any) -> str:
@@ -197,9 +73,18 @@ def number_text(value: Any) -> str:
     return "—" if value is None else str(value)
 
 
+def label(words: str, lang: str) -> str:
+    """`words: ` / `words：`, before what they name."""
+    return say("cli.label", lang, label=words)
+
+
+def w(key: str, lang: str, **params: Any) -> str:
+    """A board's word in the reader's language (`cli.board.<key>`)."""
+    return say(f"cli.board.{key}", lang, **params)
+
+
 # -- Shut the Box ---------------------------------------------------------------------------------
 def render_shutbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
-    w = words(lang)
     players = view["players"]
     tiles = int(view.get("tiles") or view["options"].get("tiles", 9))
     boards = view["boards"]
@@ -210,13 +95,13 @@ def render_shutbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> 
     scores = view.get("scores") or [0] * players
     current = view.get("current")
     active = set(view.get("active") or [])
-    table = Table(title=f"{w['round']} {view.get('round', '?')}", show_lines=False)
-    table.add_column(w["player"])
-    table.add_column(w["tiles"] + f" 1–{tiles}")
-    table.add_column(w["dice"])
-    table.add_column(w["penalty"], justify="right")
-    table.add_column(w["score"], justify="right")
-    table.add_column(w["state"])
+    table = Table(title=w("round", lang, round=view.get("round", "?")), show_lines=False)
+    table.add_column(w("player", lang))
+    table.add_column(w("tiles", lang, first=1, last=tiles))
+    table.add_column(w("dice", lang))
+    table.add_column(w("penalty", lang), justify="right")
+    table.add_column(w("score", lang), justify="right")
+    table.add_column(w("state", lang))
     for seat in range(players):
         open_tiles = set(boards[seat])
         row = Text()
@@ -230,11 +115,11 @@ def render_shutbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> 
                 row.append(f"{'·':>{width}}", style="dim")
         state = ""
         if shut[seat]:
-            state = w["shut"]
+            state = say("shutbox.shutBox", lang)
         elif eliminated[seat]:
-            state = w["eliminated"]
+            state = say("shutbox.eliminated", lang)
         elif seat == current or (current is None and seat in active and seat in _to_move(view)):
-            state = "▶ " + w["playing"]
+            state = "▶ " + w("to_move", lang)
         name = seat_text(seat, names)
         if seat == current:
             name.append(" ◀")
@@ -263,14 +148,16 @@ def _cell(number: Any, content: Any) -> Text:
     return Text(f"{number:>2}?{str(content)[:1]}")
 
 
+def _colour(colour: str, lang: str) -> str:
+    return _term("catbox.colour", colour, lang)
+
+
 def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
-    w = words(lang)
-    colour_names = COLOUR_NAMES["ja" if lang == "ja" else "en"]
     players = view["players"]
     layout = view["layout"]
     rows = layout["rows"]
     side = _term("catbox.side", layout.get("side", "?"), lang)
-    grid = _catbox_grid(layout, view["board"], f"{w['board']} ({side})", lang)
+    grid = _catbox_grid(layout, view["board"], w("research_board", lang, side=side), lang)
 
     predictions = _per_seat(view, "predictions", players)
     tricks = _per_seat(view, "tricks", players, 0)
@@ -280,8 +167,8 @@ def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> R
     scores = view.get("scores") or [0] * players
     to_move = set(_to_move(view))
     people = Table()
-    for name in ("player", "prediction", "tricks", "x", "cards", "discarded", "score"):
-        people.add_column(w[name], justify="left" if name in ("player", "x") else "right")
+    for name in ("player", "prediction", "tricks", "x_tokens", "cards", "discarded", "score"):
+        people.add_column(w(name, lang), justify="left" if name in ("player", "x_tokens") else "right")
     for seat in range(players):
         who = seat_text(seat, names)
         if seat in to_move:
@@ -289,101 +176,96 @@ def render_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> R
         xs = Text()
         for colour in rows:
             covered = (x_tokens[seat] or {}).get(colour, True)
-            label = colour_names.get(colour, colour)
-            label = label if lang == "ja" else label[:1].upper()
+            initial = _term("cli.board.colour_initial", colour, lang)
             style = COLOURS.get(colour, "") if covered else "dim"
-            xs.append((label if covered else "×" * len(label)) + " ", style=style)
+            xs.append((initial if covered else "×" * len(initial)) + " ", style=style)
         people.add_row(
             who,
             number_text(predictions[seat]),
             number_text(tricks[seat]),
             xs,
             number_text(counts[seat]),
-            w["yes"] if discarded[seat] else "",
+            w("yes", lang) if discarded[seat] else "",
             number_text(scores[seat]),
         )
 
-    lines: list[RenderableType] = [grid, Text(w["legend"], style="dim"), people]
+    lines: list[RenderableType] = [grid, Text(w("legend", lang), style="dim"), people]
     if view.get("last_trick"):
         lines.append(_last_trick(view["last_trick"], lang, names))
-    lines.append(_plays(Text(w["trick"] + ": "), view.get("trick") or [], lang, names))
-    status = (
-        f"{w['round']} {view.get('round', '?')}/{view.get('rounds', '?')} · {w['phase']}: "
-        f"{_term('catbox.phase', view.get('phase', '?'), lang)}"
-        f" · {w['red_broken']}: {w['yes'] if view.get('red_broken') else w['no']}"
-    )
-    if view.get("paradox") is not None:
-        status += f" · {w['paradox']}: {names[view['paradox']] if isinstance(view['paradox'], int) else ''}"
-    lines.append(Text(status))
+    lines.append(_plays(Text(label(w("trick", lang), lang)), view.get("trick") or [], lang, names))
+    phase = _term("catbox.phase", view.get("phase", "?"), lang)
+    status = Text(f"{w('round_of', lang, round=view.get('round', '?'), rounds=view.get('rounds', '?'))} · ")
+    status.append(f"{w('phase', lang, phase=phase)} · ")
+    status.append(say("catbox.redBroken" if view.get("red_broken") else "catbox.redNotBroken", lang))
+    if isinstance(view.get("paradox"), int):
+        status.append(" · ").append_text(worded("cli.board.paradox_by", lang, name=seat_text(view["paradox"], names)))
+    lines.append(status)
     centre = view.get("centre")
     if isinstance(centre, Mapping) and centre.get("revealed"):
-        lines.append(Text(f"{w['centre']}: " + " ".join(str(n) for n in centre["revealed"])))
+        lines.append(Text(label(w("centre", lang), lang) + " ".join(str(n) for n in centre["revealed"])))
     if "hand" in view:
-        hand = Text(w["hand"] + ": ", style="bold")
+        hand = Text(label(w("hand", lang), lang), style="bold")
         hand.append("  ".join(str(n) for n in view["hand"]), style="bold reverse")
         if view.get("discard") is not None:
-            hand.append(f"   ({w['discarded']}: {view['discard']})", style="dim")
+            hand.append("   " + w("your_discard", lang, card=view["discard"]), style="dim")
         lines.append(hand)
     return Group(*lines)
 
 
 def _catbox_grid(layout: Mapping[str, Any], board: Sequence[Sequence[Any]], title: str, lang: str) -> Table:
-    colour_names = COLOUR_NAMES["ja" if lang == "ja" else "en"]
     grid = Table(title=title, show_header=False, box=None, padding=(0, 1))
     grid.add_column("colour")
     for _ in layout["numbers"][0]:
         grid.add_column(justify="right")
     for r, colour in enumerate(layout["rows"]):
         grid.add_row(
-            Text(colour_names.get(colour, colour), style=COLOURS.get(colour, "")),
+            Text(_colour(colour, lang), style=COLOURS.get(colour, "")),
             *[_cell(num, board[r][c]) for c, num in enumerate(layout["numbers"][r])],
         )
     return grid
 
 
 def _plays(line: Text, plays: Sequence[Mapping[str, Any]], lang: str, names: Sequence[str]) -> Text:
-    colour_names = COLOUR_NAMES["ja" if lang == "ja" else "en"]
     for play in plays:
         colour = str(play.get("colour"))
         line.append_text(seat_text(play.get("seat"), names))
-        line.append(f" {play.get('number')} {colour_names.get(colour, colour)}   ", style=COLOURS.get(colour, ""))
+        line.append(f" {play.get('number')} {_colour(colour, lang)}   ", style=COLOURS.get(colour, ""))
     return line
 
 
 def _last_trick(last: Mapping[str, Any], lang: str, names: Sequence[str]) -> Text:
     """The latest finished trick: its cards and winner, or the paradox that ended it."""
-    w = words(lang)
-    line = _plays(Text(f"{w['last_trick']} ({last.get('trick')}): "), last.get("plays") or [], lang, names)
+    line = _plays(
+        Text(label(w("last_trick", lang, trick=last.get("trick")), lang)), last.get("plays") or [], lang, names
+    )
     if not last.get("plays"):
-        line.append(w["no_trick"] + "   ", style="dim")
+        line.append(w("no_card", lang) + "   ", style="dim")
     if last.get("winner") is not None:
-        line.append(f"→ {w['won_by']} ")
-        line.append_text(seat_text(last["winner"], names))
+        line.append("→ ").append_text(worded("cli.board.won_by", lang, name=seat_text(last["winner"], names)))
     elif last.get("paradox") is not None:
-        line.append(f"→ {w['paradox']}: ", style="bold red")
-        line.append_text(seat_text(last["paradox"], names))
+        line.append("→ ", style="bold red")
+        line.append_text(worded("cli.board.paradox_by", lang, name=seat_text(last["paradox"], names)))
     return line
 
 
 def summary_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
-    w = words(lang)
     last = view["last_round"]
     lines: list[RenderableType] = [
-        _catbox_grid(view["layout"], last["board"], w["final_board"].format(round=last["round"]), lang)
+        _catbox_grid(view["layout"], last["board"], w("final_board", lang, round=last["round"]), lang)
     ]
     if last.get("last_trick"):
         lines.append(_last_trick(last["last_trick"], lang, names))
-    table = Table(title=w["summary"].format(round=last["round"]))
+    table = Table(title=w("summary", lang, round=last["round"]))
     predicted = any(row["prediction"] is not None for row in last["seats"])
     for key in ("player", "tricks", "prediction", "bonus", "points", "total"):
         if key != "prediction" or predicted:
-            table.add_column(w[key], justify="left" if key in ("player", "bonus") else "right")
+            table.add_column(w(key, lang), justify="left" if key in ("player", "bonus") else "right")
     for seat, row in enumerate(last["seats"]):
         if row["paradox"]:
-            bonus = Text("⚡ " + w["paradox"], style="bold red")
+            bonus = Text("⚡ " + w("paradox", lang), style="bold red")
         else:
             bonus = Text(f"+{row['bonus']} ✓" if row["hit"] else "0 ✗", style="green" if row["hit"] else "dim")
-            bonus.append(f" ({w['group']} {row['group']})", style="dim")
+            bonus.append(f" ({w('group', lang, n=row['group'])})", style="dim")
         cells: list[RenderableType] = [seat_text(seat, names), number_text(row["tricks"])]
         if predicted:
             cells.append(number_text(row["prediction"]))
@@ -391,30 +273,30 @@ def summary_catbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> 
     lines.append(table)
     discards = last.get("discards") or []
     if discards:
-        line = Text(f"{w['discards']}: ")
+        line = Text(label(w("discards", lang), lang))
         for seat, card in enumerate(discards):
             line.append_text(seat_text(seat, names))
             line.append(f" {number_text(card)}   ")
         lines.append(line)
     if last.get("paradox") is not None:
-        name = names[last["paradox"]]
-        lines.append(Text(w["paradox_hand"].format(name=name, cards=_cards(last.get("paradox_hand")) or "—")))
+        cards = _cards(last.get("paradox_hand")) or "—"
+        lines.append(worded("cli.board.paradox_hand", lang, name=seat_text(last["paradox"], names), cards=cards))
     return Group(*lines)
 
 
 def summary_shutbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
-    w = words(lang)
     last = view["last_round"]
     tiles = int(view.get("tiles") or 9)
-    table = Table(title=w["summary"].format(round=last["round"]))
+    table = Table(title=w("summary", lang, round=last["round"]))
     for key in ("player", "tiles", "dice", "penalty", "total", "state"):
         table.add_column(
-            w[key] + (f" 1–{tiles}" if key == "tiles" else ""),
-            justify="left" if key in ("player", "tiles", "state") else "right",
+            w(key, lang, first=1, last=tiles), justify="left" if key in ("player", "tiles", "state") else "right"
         )
     for seat, row in enumerate(last["seats"]):
         open_tiles = " ".join(str(n) for n in last["boards"][seat]) or "—"
-        state = w["shut"] if row["shut"] else w["eliminated"] if row["eliminated"] else ""
+        state = ""
+        if row["shut"] or row["eliminated"]:
+            state = say("shutbox.shutBox" if row["shut"] else "shutbox.eliminated", lang)
         dice = last["dice"][seat]
         table.add_row(
             seat_text(seat, names),
@@ -426,16 +308,15 @@ def summary_shutbox(view: Mapping[str, Any], lang: str, names: Sequence[str]) ->
         )
     lines: list[RenderableType] = [table]
     if last.get("finish"):
-        lines.append(Text(w["finish"][last["finish"]], style="bold"))
+        lines.append(Text(say(f"shutbox.finish.{last['finish']}", lang), style="bold"))
     return Group(*lines)
 
 
 def summary_catopomp(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
-    w = words(lang)
     last = view["last_round"]
-    table = Table(title=w["summary"].format(round=last["round"]))
+    table = Table(title=w("summary", lang, round=last["round"]))
     for key in ("player", "cards_left", "hell", "lost_gem", "gems"):
-        table.add_column(w[key], justify="left" if key in ("player", "hell") else "right")
+        table.add_column(w(key, lang), justify="left" if key in ("player", "hell") else "right")
     for seat, row in enumerate(last["seats"]):
         table.add_row(
             seat_text(seat, names),
@@ -444,9 +325,11 @@ def summary_catopomp(view: Mapping[str, Any], lang: str, names: Sequence[str]) -
             "♦ −1" if row["lost_gem"] else "",
             f"{row['gems']} " + "♦" * row["gems"],
         )
-    lines: list[RenderableType] = [table, Text(w["loser"].format(name=names[last["loser"]]), style="bold")]
+    loser = worded("cli.board.loser", lang, name=seat_text(last["loser"], names))
+    loser.stylize("bold")
+    lines: list[RenderableType] = [table, loser]
     if last.get("table"):
-        line = Text(w["table"] + ": ")
+        line = Text(label(w("table", lang), lang))
         line.append(str(last["table"].get("text")), style="bold reverse")
         line.append(" ")
         line.append_text(seat_text(last["table"].get("owner"), names))
@@ -459,7 +342,6 @@ def legal_groups(view: Mapping[str, Any], legal: Sequence[str], lang: str) -> li
     hand, from the hell and with dice, then the other moves; one group for the other games."""
     if view.get("game") != "catopomp":
         return [("", list(range(len(legal))))]
-    w = words(lang)
     groups: dict[str, list[int]] = {"from_hand": [], "from_hell": [], "with_dice": [], "other": []}
     for i, text in enumerate(legal):
         first = text.split(" ", 1)[0]
@@ -469,7 +351,7 @@ def legal_groups(view: Mapping[str, Any], legal: Sequence[str], lang: str) -> li
             groups["with_dice"].append(i)
         else:
             groups["from_hell" if first == "hell" else "from_hand"].append(i)
-    return [(w[key], items) for key, items in groups.items() if items]
+    return [(w(key, lang), items) for key, items in groups.items() if items]
 
 
 # -- Catopomp --------------------------------------------------------------------------------------
@@ -480,7 +362,6 @@ def _cards(cards: Any) -> str:
 
 
 def render_catopomp(view: Mapping[str, Any], lang: str, names: Sequence[str]) -> RenderableType:
-    w = words(lang)
     players = view["players"]
     counts = _per_seat(view, "hand_counts", players)
     hell = _per_seat(view, "hell", players, [])
@@ -493,14 +374,14 @@ def render_catopomp(view: Mapping[str, Any], lang: str, names: Sequence[str]) ->
     passed = set(view.get("passed") or [])
     to_move = set(_to_move(view))
     phase = _term("catopomp.phase", view.get("phase", "?"), lang)
-    people = Table(title=f"{w['round']} {view.get('round', '?')} · {w['phase']}: {phase}")
-    for name in ("player", "cards", "hell", "gems", "used", "spare", "boost", "state"):
-        people.add_column(w[name], justify="left" if name in ("player", "hell", "state") else "right")
+    people = Table(title=f"{w('round', lang, round=view.get('round', '?'))} · {w('phase', lang, phase=phase)}")
+    for name in ("player", "cards", "hell", "gems", "used_dice", "spare", "boost", "state"):
+        people.add_column(w(name, lang), justify="left" if name in ("player", "hell", "state") else "right")
     for seat in range(players):
         who = seat_text(seat, names)
         if seat in to_move:
             who.append(" ◀")
-        state = w["out"] if out[seat] else (w["passed"] if seat in passed else "")
+        state = w("out", lang) if out[seat] else (w("passed", lang) if seat in passed else "")
         people.add_row(
             who,
             number_text(counts[seat]),
@@ -508,25 +389,26 @@ def render_catopomp(view: Mapping[str, Any], lang: str, names: Sequence[str]) ->
             f"{gems[seat]} " + "♦" * gems[seat] if isinstance(gems[seat], int) else number_text(gems[seat]),
             " ".join(die(f) for f in (used[seat] if seat < len(used) else []) or []),
             die(spare[seat]) if seat < len(spare) and spare[seat] is not None else "",
-            w["yes"] if boost[seat] else "",
+            w("yes", lang) if boost[seat] else "",
             state,
         )
     lines: list[RenderableType] = [people]
     table = view.get("table")
-    line = Text(w["table"] + ": ", style="bold")
+    line = Text(label(w("table", lang), lang), style="bold")
     if table:
         line.append(str(table.get("text") or _cards(table.get("cards"))), style="bold reverse")
-        line.append(f"  ({table.get('kind', '?')}, {table.get('size', '?')}) ")
+        kind = _term("catopomp.kind", table.get("kind", "?"), lang)
+        line.append(f"  ({w('combination', lang, kind=kind, size=table.get('size', '?'))}) ")
         line.append_text(seat_text(table.get("owner"), names))
     else:
-        line.append(w["empty"], style="dim")
+        line.append(w("empty", lang), style="dim")
     lines.append(line)
     centre = dice.get("centre") or []
-    lines.append(Text(f"{w['dice']}: " + "  ".join(die(f) for f in centre)))
+    lines.append(Text(label(w("dice", lang), lang) + "  ".join(die(f) for f in centre)))
     if view.get("removed"):
-        lines.append(Text(f"{w['removed']}: {_cards(view['removed'])}", style="dim"))
+        lines.append(Text(label(w("removed", lang), lang) + _cards(view["removed"]), style="dim"))
     if "hand" in view:
-        hand = Text(w["hand"] + ": ", style="bold")
+        hand = Text(label(w("hand", lang), lang), style="bold")
         hand.append(_cards(view["hand"]), style="bold reverse")
         lines.append(hand)
     return Group(*lines)
@@ -561,7 +443,7 @@ SUMMARIES: dict[str, Callable[[Mapping[str, Any], str, Sequence[str]], Renderabl
 
 def render_summary(view: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> RenderableType:
     """The last finished round (`last_round` of the view): final board and each seat's breakdown."""
-    names = list(names) if names else [f"seat {s}" for s in range(view["players"])]
+    names = list(names) if names else [seat_name(s, lang) for s in range(view["players"])]
     summary = SUMMARIES.get(view.get("game", ""))
     if summary is None or not view.get("last_round"):
         return Text("")
@@ -575,7 +457,7 @@ def render_summary(view: Mapping[str, Any], lang: str = "en", names: Sequence[st
 
 def render(view: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> RenderableType:
     """The board as `view`'s seat sees it."""
-    names = list(names) if names else [f"seat {s}" for s in range(view["players"])]
+    names = list(names) if names else [seat_name(s, lang) for s in range(view["players"])]
     renderer = RENDERERS.get(view.get("game", ""), render_generic)
     try:
         return renderer(view, lang, names)

@@ -19,7 +19,6 @@ from typing import Any
 import typer
 from rich.columns import Columns
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -31,6 +30,7 @@ from ..engine import (
     NekobakoError,
     Record,
     State,
+    check_game_name,
     game_names,
     get_game,
     is_number,
@@ -41,71 +41,10 @@ from ..i18n import text as say
 from ..rules import RulesNotFound, phase_section
 from ..rules import load as load_rules
 from ..sim.runner import BotSpec, derive_seed, parse_bots
-from .boards import legal_groups, number_text, render, render_summary, seat_text
-from .common import lang_option, read_record
+from .boards import label, legal_groups, number_text, render, render_summary, seat_text
+from .common import lang_option, os_reason, parse_json, print_error, read_record
 from .rules import rules_markdown
 from .simulate import parse_option_args
-
-TEXT = {
-    "en": {
-        "you": "You",
-        "bot": "Bot {seat} ({label})",
-        "chance": "chance",
-        "header": "{title} · {players} players · seed {seed} · you are seat {seat}",
-        "prompt": "Your move (number or notation; ? rules, help commands): ",
-        "legal": "Your legal actions:",
-        "help": "Type the number of an action or its notation (e.g. {example}). "
-        "'rules' (or '?') shows the rules of the current phase, 'rules all' all of them, 'rules ANCHOR' one section; "
-        "'board' redraws the board, 'log' shows the history, 'quit' saves the record and stops.",
-        "rules_more": "'rules all': the whole rules · 'rules SECTION': one section, e.g. 'rules {example}' · "
-        "'help': the commands",
-        "bad_number": "There is no action numbered {n}; choose 1–{count}.",
-        "malformed": "Not understood: {reason}",
-        "illegal": "Not allowed: {reason}",
-        "results": "Game over",
-        "winner": "winner",
-        "total": "total",
-        "saved": "Record saved to {path} — show it with: nekobako replay {path}"
-        " (or continue it: nekobako play --resume {path})",
-        "resumed": "Continuing the game of {path} after its {moves} moves.",
-        "eof": "End of input: stopping.",
-        "quit": "Stopping at your request.",
-        "thinking": "{name} is thinking…",
-        "history": "History",
-        "seat": "seat",
-        "player": "player",
-        "not_you": "You play seat {seat} only.",
-    },
-    "ja": {
-        "you": "あなた",
-        "bot": "ボット{seat} ({label})",
-        "chance": "偶然",
-        "header": "{title} · {players}人 · シード {seed} · あなたは席{seat}",
-        "prompt": "あなたの手 (番号か記法。? でルール、help でコマンド): ",
-        "legal": "選べる手:",
-        "help": "手の番号か記法 (例: {example}) を入力してください。"
-        "'rules'（または '?'）で今のフェイズのルール、'rules all' でルール全体、'rules 節の名前' でその節を表示、"
-        "'board' で盤面を再表示、'log' で履歴、'quit' で記録を保存して終了します。",
-        "rules_more": "'rules all'：ルール全体 · 'rules 節の名前'：その節（例 'rules {example}'） · "
-        "'help'：コマンドの一覧",
-        "bad_number": "{n} 番の手はありません。1–{count} から選んでください。",
-        "malformed": "理解できません: {reason}",
-        "illegal": "その手は打てません: {reason}",
-        "results": "ゲーム終了",
-        "winner": "勝者",
-        "total": "合計",
-        "saved": "記録を {path} に保存しました — 再生: nekobako replay {path}"
-        "（続きから: nekobako play --resume {path}）",
-        "resumed": "{path} のゲームを {moves} 手目の後から続けます。",
-        "eof": "入力が終わりました。終了します。",
-        "quit": "終了します。",
-        "thinking": "{name} が考え中…",
-        "history": "履歴",
-        "seat": "席",
-        "player": "プレイヤー",
-        "not_you": "あなたが操作できるのは席{seat}だけです。",
-    },
-}
 
 
 def register(app: typer.Typer) -> None:
@@ -138,13 +77,12 @@ class TerminalGame:
         self.lang = lang
         self.auto = auto
         self.console = console
-        self.t = TEXT["ja" if lang == "ja" else "en"]
         # Chance draws from Random(seed) in order, as `engine.replay` fills missing chance steps:
         # the record's player actions alone rebuild the same game (a resumed game continues it).
         self.chance_rng = chance_rng or random.Random(seed)
         self.rngs = {s: random.Random(derive_seed(seed, s)) for s in bots}
         self.names = [
-            self.t["you"] if s == seat else self.t["bot"].format(seat=s, label=bots[s][0].label)
+            say("cli.play.you", lang) if s == seat else say("cli.play.bot", lang, seat=s, label=bots[s][0].label)
             for s in range(state.players)
         ]
         self.events_shown = len(state.events)  # a resumed game does not repeat what was shown before
@@ -154,6 +92,10 @@ class TerminalGame:
     # -- output ----------------------------------------------------------------------------------
     def say(self, text: str, style: str = "") -> None:
         self.console.print(Text(text, style=style))
+
+    def t(self, key: str, **params: Any) -> str:
+        """The terminal's words in the player's language (`cli.play.<key>`)."""
+        return say(f"cli.play.{key}", self.lang, **params)
 
     def show_events(self) -> None:
         events = self.state.events
@@ -167,8 +109,8 @@ class TerminalGame:
 
     def show_action(self, actor: int, action: Any) -> None:
         text = self.game.redact(actor, action, self.seat)
-        who = Text(self.t["chance"], style="dim") if actor == CHANCE else seat_text(actor, self.names)
-        self.console.print(Text.assemble("  ", who, ": ", (text, "bold")))
+        who = Text(say("cli.chance", self.lang), style="dim") if actor == CHANCE else seat_text(actor, self.names)
+        self.console.print(Text.assemble("  ", who, say("cli.label", self.lang, label=""), (text, "bold")))
 
     def message(self, key: str) -> str:
         """The view's `prompt` or `goal` in words, from the game's own catalogue (as in the browser)."""
@@ -196,12 +138,12 @@ class TerminalGame:
 
     def show_legal(self, legal: list[Any]) -> list[Any]:
         """Print the legal actions numbered in groups; returns them in the order of their numbers."""
-        self.console.print(Text(self.t["legal"], style="bold"))
+        self.console.print(Text(self.t("legal"), style="bold"))
         texts = [str(a) for a in legal]
         numbered: list[Any] = []
         for title, indexes in legal_groups(self.state.view(self.seat), texts, self.lang):
             if title:
-                self.console.print(Text(f"  {title}:", style="bold"))
+                self.console.print(Text("  " + label(title, self.lang).rstrip(), style="bold"))
             items = []
             for i in indexes:
                 numbered.append(legal[i])
@@ -210,12 +152,12 @@ class TerminalGame:
         return numbered
 
     def show_history(self) -> None:
-        table = Table(title=self.t["history"])
+        table = Table(title=self.t("history"))
         table.add_column("#", justify="right")
-        table.add_column(self.t["seat"])
-        table.add_column("action")
+        table.add_column(self.t("player"))
+        table.add_column(self.t("action"))
         for i, (actor, text) in enumerate(self.state.view(self.seat)["history"], 1):
-            table.add_row(str(i), self.t["chance"] if actor == CHANCE else self.names[actor], text)
+            table.add_row(str(i), say("cli.chance", self.lang) if actor == CHANCE else self.names[actor], text)
         self.console.print(table)
 
     def show_rules(self, which: str) -> None:
@@ -231,16 +173,16 @@ class TerminalGame:
             return
         self.console.rule()
         self.console.print(rules_markdown(text))
-        self.say(self.t["rules_more"].format(example="options"), "dim")
+        self.say(self.t("rules_more", example="options"), "dim")
 
     # -- moves -----------------------------------------------------------------------------------
     def read_line(self) -> str:
-        self.console.print(self.t["prompt"], end="", markup=False, highlight=False)
+        self.console.print(self.t("prompt"), end="", markup=False, highlight=False)
         self.console.file.flush()
         line = sys.stdin.readline()
         if not line:
             self.console.print()
-            self.say(self.t["eof"], "yellow")
+            self.say(self.t("eof"), "yellow")
             raise Quit
         if not sys.stdin.isatty():  # a terminal echoes what was typed; a pipe does not
             self.console.print(line.rstrip("\n"), markup=False, highlight=False)
@@ -264,10 +206,10 @@ class TerminalGame:
                 self.show_rules("" if lowered == "?" else lowered.removeprefix("rules").strip())
                 continue
             if lowered in ("help", "h"):
-                self.say(self.t["help"].format(example=str(legal[0]) if legal else "…"))
+                self.say(self.t("help", example=str(legal[0]) if legal else "…"))
                 continue
             if lowered in ("quit", "exit", "q"):
-                self.say(self.t["quit"], "yellow")
+                self.say(self.t("quit"), "yellow")
                 raise Quit
             if lowered in ("board", "b"):
                 self.show_board()
@@ -278,24 +220,24 @@ class TerminalGame:
                 continue
             actor, text = parse_entry(text)  # a line copied from a record reads "0: shut 7"
             if actor != CHANCE and actor != self.seat:
-                self.say(self.t["not_you"].format(seat=self.seat), "red")
+                self.say(self.t("not_you", seat=self.seat), "red")
                 continue
             if is_number(text):
                 n = int(text)
                 if not 1 <= n <= len(legal):
-                    self.say(self.t["bad_number"].format(n=n, count=len(legal)), "red")
+                    self.say(self.t("bad_number", n=n, count=len(legal)), "red")
                     continue
                 action = legal[n - 1]
             else:
                 try:
                     action = self.game.parse_action(text)
                 except MalformedAction as exc:
-                    self.say(self.t["malformed"].format(reason=exc.text(self.lang)), "red")
+                    self.say(self.t("malformed", reason=exc.text(self.lang)), "red")
                     continue
             try:
                 state.apply(self.seat, action)
             except IllegalAction as exc:
-                self.say(self.t["illegal"].format(reason=exc.text(self.lang)), "red")
+                self.say(self.t("illegal", reason=exc.text(self.lang)), "red")
                 continue
             self.show_action(self.seat, action)
             return
@@ -304,7 +246,7 @@ class TerminalGame:
         bot = self.bots[seat][1]
         view = self.state.view(seat)
         legal = self.state.legal_actions(seat)
-        with Console(stderr=True).status(self.t["thinking"].format(name=self.names[seat])):
+        with Console(stderr=True).status(self.t("thinking", name=self.names[seat])):
             action = bot.choose(view, legal, self.rngs[seat])
         self.state.apply(seat, action)
         self.show_action(seat, action)
@@ -328,18 +270,18 @@ class TerminalGame:
 
     def show_results(self) -> None:
         state = self.state
-        self.console.rule(self.t["results"])
+        self.console.rule(self.t("results"))
         self.console.print(render(state.view(self.seat), self.lang, self.names))
         self.show_summary()
         winners = set(state.winners())
         rounds = state.round_scores()
-        table = Table(title=self.t["results"])
-        table.add_column(self.t["seat"], justify="right")
-        table.add_column(self.t["player"])
+        table = Table(title=self.t("results"))
+        table.add_column(self.t("seat"), justify="right")
+        table.add_column(self.t("player"))
         for i in range(len(rounds)):
-            table.add_column(f"R{i + 1}", justify="right")
-        table.add_column(self.t["total"], justify="right", style="bold")
-        table.add_column(self.t["winner"])
+            table.add_column(self.t("round_column", n=i + 1), justify="right")
+        table.add_column(say("cli.replay.total", self.lang), justify="right", style="bold")
+        table.add_column(self.t("winner"))
         for s, total in enumerate(state.scores()):
             table.add_row(
                 str(s),
@@ -381,7 +323,7 @@ def play_command(
             game = state.game.name
             players = state.players
         elif game is None:
-            raise NekobakoError(f"name the game to play ({', '.join(game_names())}), or --resume a record")
+            raise NekobakoError(Message("cli.play.name_game", games=", ".join(game_names())))
         else:
             if seed is None:
                 seed = random.SystemRandom().randrange(2**31)
@@ -389,27 +331,26 @@ def play_command(
             state = get_game(game).new_game(players, parse_option_args(options))
             labels, chance_rng = None, random.Random(seed)
         if not 0 <= seat < players:
-            raise NekobakoError(f"--seat must be between 0 and {players - 1}")
+            raise NekobakoError(Message("cli.play.seat_range", last=players - 1))
         bot_seats = [s for s in range(players) if s != seat]
         specs = _bot_specs(game, bots if bots is not None or labels is None else ",".join(labels), len(bot_seats))
         table_bots = {s: (spec, spec.make(game)) for s, spec in zip(bot_seats, specs, strict=True)}
         default = str(resume) if resume is not None else "records/"
         path = record_target(record_path or default, f"{game}-{time.strftime('%Y%m%d-%H%M%S')}-s{seed}.json")
+    except BadRecord as exc:
+        print_error(err, exc.text(lang), lang, "cli.bad_record")
+        raise typer.Exit(2) from None
     except NekobakoError as exc:
-        err.print(f"[red]{say('cli.error', lang)}[/] {escape(exc.text(lang))}")
+        print_error(err, exc.text(lang), lang)
         raise typer.Exit(2) from None
     session = TerminalGame(state, seat, table_bots, seed, lang, auto, console, chance_rng)
-    t = session.t
-    game_obj = state.game
-    console.print(
-        Text(
-            t["header"].format(title=game_obj.title.text(lang), players=players, seed=seed, seat=seat),
-            style="bold",
-        )
+    header = session.t(
+        "header", title=Message(f"game.{game}"), players=Message("words.players", n=players), seed=seed, seat=seat
     )
+    console.print(Text(header, style="bold"))
     session.say(session.message("goal"), "dim")
     if resume is not None:
-        session.say(t["resumed"].format(path=resume, moves=len(state.history)), "green")
+        session.say(session.t("resumed", path=resume, n=len(state.history)), "green")
     finished = interrupted = False
     failed: Exception | None = None
     try:
@@ -419,15 +360,15 @@ def play_command(
         pass
     except KeyboardInterrupt:
         console.print()
-        session.say(t["quit"], "yellow")
+        session.say(session.t("quit"), "yellow")
         interrupted = True
     except Exception as exc:  # a bug in a bot or a game: keep the record so it can be reproduced
         failed = exc
-        err.print(f"[red]error:[/] the game stopped: {escape(type(exc).__name__)}: {escape(str(exc))}")
+        print_error(err, say("cli.crashed", lang, error=f"{type(exc).__name__}: {exc}"), lang)
     if finished:
         session.show_results()
-    saved = save_record(path, session.record(), err)
-    session.say(t["saved"].format(path=saved), "green")
+    saved = save_record(path, session.record(), err, lang)
+    session.say(session.t("saved", path=saved), "green")
     if interrupted:
         raise typer.Exit(130)  # the convention for Ctrl-C, after the record is safe
     if failed is not None:
@@ -443,15 +384,15 @@ def record_target(given: str, name: str) -> Path:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise NekobakoError(f"cannot save a record in {path.parent}: {exc.strerror or exc}") from None
+        raise NekobakoError(Message("cli.play.cannot_save_in", path=str(path.parent), reason=os_reason(exc))) from None
     if path.is_dir():
-        raise NekobakoError(f"{path} is a directory")
+        raise NekobakoError(Message("cli.play.record_is_directory", path=str(path)))
     if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise NekobakoError(f"cannot write the record {path}: permission denied")
+        raise NekobakoError(Message("cli.play.cannot_write", path=str(path)))
     return path
 
 
-def save_record(path: Path, record: dict[str, Any], err: Console) -> Path:
+def save_record(path: Path, record: dict[str, Any], err: Console, lang: str = "en") -> Path:
     """Write the record; if that fails after all (disk full, directory removed meanwhile), write it
     to the temporary directory instead and say so: a game played is never lost."""
     text = json.dumps(record, ensure_ascii=False) + "\n"
@@ -459,7 +400,7 @@ def save_record(path: Path, record: dict[str, Any], err: Console) -> Path:
         path.write_text(text, encoding="utf-8")
         return path
     except OSError as exc:
-        err.print(f"[red]cannot save the record to {escape(str(path))}:[/] {escape(exc.strerror or str(exc))}")
+        print_error(err, say("cli.play.save_failed", lang, path=str(path), reason=os_reason(exc)), lang)
     fd, spare = tempfile.mkstemp(prefix=f"nekobako-{record['game']}-", suffix=".json")
     with os.fdopen(fd, "w", encoding="utf-8") as file:
         file.write(text)
@@ -472,15 +413,14 @@ def _resumed(
     """The unfinished game of a record: its state, seed, the person's seat, the bots' labels and
     the dice and deals stream where the game left it (chance draws from Random(seed) in order, as
     `play` drew them, so the record's moves alone still rebuild the whole game)."""
-    try:
-        data = json.loads(read_record(path))
-        record = Record.from_json(data)
-    except ValueError as exc:
-        raise NekobakoError(f"{path} is not a record: {exc}") from None
+    data = parse_json(read_record(path))
+    record = Record.from_json(data)
     if game is not None and game != record.game:
-        raise NekobakoError(f"{path} is a {record.game} record, not {game}")
+        check_game_name(game)
+        theirs, wanted = Message(f"game.{record.game}"), Message(f"game.{game}")
+        raise NekobakoError(Message("cli.play.other_game", path=str(path), game=theirs, wanted=wanted))
     if seed is not None and record.seed is not None and seed != record.seed:
-        raise NekobakoError(f"{path} was played with seed {record.seed}; leave --seed out to resume it")
+        raise NekobakoError(Message("cli.play.other_seed", path=str(path), seed=record.seed))
     seed = record.seed if record.seed is not None else random.SystemRandom().randrange(2**31)
     rng = random.Random(seed)
     try:
@@ -503,14 +443,14 @@ def _resumed(
     except NekobakoError as exc:
         raise BadRecord(exc.message) from None
     if state.is_over():
-        raise NekobakoError(f"the game in {path} is over: nothing to resume (show it with nekobako replay)")
+        raise NekobakoError(Message("cli.play.over", path=str(path)))
     labels = data.get("seats") if isinstance(data, dict) else None
     if not (isinstance(labels, list) and len(labels) == record.players and all(isinstance(x, str) for x in labels)):
         labels = None
     if seat is None:
         humans = [s for s, label in enumerate(labels or []) if label == "human"]
         if len(humans) != 1:
-            raise NekobakoError(f"{path} does not say which seat is yours: add --seat N")
+            raise NekobakoError(Message("cli.play.which_seat", path=str(path)))
         seat = humans[0]
     bot_labels = None if labels is None else [label for s, label in enumerate(labels) if s != seat]
     return state, seed, seat, bot_labels, rng

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from ..engine import CHANCE, BadRecord, Record, State, get_game, replay, seat_name, summary
 from ..i18n import join_list, text
-from .common import RecordFileError, lang_option, read_record
+from .common import RecordFileError, lang_option, parse_json, print_error, read_record
 
 
 def register(app: typer.Typer) -> None:
@@ -30,20 +30,15 @@ def replay_command(
     """Replay a record; print who is to move, legal actions, scores and winners."""
     err = Console(stderr=True, soft_wrap=True)  # an error line is never cut in two
     try:
-        raw = read_record(record_file)
-        data = json.loads(raw)
+        data = parse_json(read_record(record_file))
         record = Record.from_json(data)
         state = replay(record)
     except RecordFileError as exc:
-        err.print(f"[red]{text('cli.error', lang)}[/] {escape(exc.text(lang))}", highlight=False)
+        print_error(err, exc.text(lang), lang)
         raise typer.Exit(2) from None
     except BadRecord as exc:
-        err.print(f"[red]{text('cli.bad_record', lang)}[/] {escape(exc.text(lang))}", highlight=False)
-        raise typer.Exit(1) from None
-    except ValueError as exc:  # json.loads
-        reason = text("engine.record.not_json", lang, detail=str(exc))
-        err.print(f"[red]{text('cli.bad_record', lang)}[/] {escape(reason)}", highlight=False)
-        raise typer.Exit(1) from None
+        print_error(err, exc.text(lang), lang, "cli.bad_record")
+        raise typer.Exit(2) from None
     result = summary(state)
     if as_json:
         if moves:
@@ -73,7 +68,7 @@ def replay_command(
         who = text("cli.chance", lang) if to_move == "chance" else join_list([names[s] for s in to_move], lang)
         console.print(escape(text("cli.replay.to_move", lang, who=who)))
         for seat, actions in result["legal"].items():
-            console.print(f"  {escape(names[int(seat)])}: " + escape(", ".join(actions)))
+            console.print("  " + escape(text("cli.label", lang, label=names[int(seat)]) + ", ".join(actions)))
     if not moves:
         for event in state.events:
             console.print(f"  · {escape(game.describe(event, lang, names))}")

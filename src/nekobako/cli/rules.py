@@ -10,11 +10,10 @@ import typer
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markdown import Markdown, MarkdownElement, TableElement
-from rich.markup import escape
 from rich.table import Table
 
 from ..rules import RulesNotFound, load
-from .common import lang_option
+from .common import lang_option, print_error
 
 
 def register(app: typer.Typer) -> None:
@@ -60,12 +59,12 @@ def rules_command(
     pager: bool = typer.Option(False, "--pager", help="Page through the text ($PAGER, else less)."),
 ) -> None:
     """Print the rules of a game: every rule and table option, with examples and pictures."""
-    err = Console(stderr=True)
+    err = Console(stderr=True, soft_wrap=True)
     try:
         book = load(game, lang)
         text = book.section(section).markdown if section else book.markdown
     except RulesNotFound as exc:
-        err.print(f"[red]error:[/] {escape(str(exc))}")
+        print_error(err, exc.text(lang), lang)
         raise typer.Exit(2) from None
     console = Console(highlight=False)
     if pager:

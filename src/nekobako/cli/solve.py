@@ -4,42 +4,21 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..engine import InvalidOptions
 from ..games.shutbox.solver import Solution, parse_max_close, solve
 from ..games.shutbox.tables import ONE_DIE_TOTALS, TWO_DICE_TOTALS
-from .common import lang_option
+from ..i18n import Message
+from ..i18n import text as say
+from .common import lang_option, print_error
 
 SOLVABLE = ("shutbox",)
-
-TEXT = {
-    "en": {
-        "title": "Shut the Box · {tiles} tiles · {goal} · max close {max_close} · one die {one_die}",
-        "goal_shut": "chance to shut the box",
-        "goal_score": "least expected penalty ({scoring})",
-        "shut": "P(shut the box) = {value:.10f} ({percent:.4f} %)",
-        "score": "expected penalty = {value:.6f}",
-        "solved": "solved in {seconds:.3f} s",
-        "table": "Best first moves",
-        "columns": ("roll", "chance", "best move", "value after", "next best", "its value"),
-        "over": "turn over",
-    },
-    "ja": {
-        "title": "シャット・ザ・ボックス · タイル{tiles}枚 · {goal} · 最大{max_close}枚 · ダイス1個 {one_die}",
-        "goal_shut": "シャットする確率を最大化",
-        "goal_score": "期待減点を最小化（{scoring}）",
-        "shut": "シャットする確率 = {value:.10f}（{percent:.4f} %）",
-        "score": "期待減点 = {value:.6f}",
-        "solved": "計算時間 {seconds:.3f} 秒",
-        "table": "最初の出目ごとの最善手",
-        "columns": ("出目", "確率", "最善手", "その後の値", "次善手", "その値"),
-        "over": "手番終了",
-    },
-}
 
 
 def register(app: typer.Typer) -> None:
@@ -60,17 +39,18 @@ def solve_command(
     lang: str = lang_option("en or ja, for the table."),
 ) -> None:
     """Solve one solo turn exactly; print its value and the best move for each opening roll."""
+    err = Console(stderr=True)
     if game not in SOLVABLE:
-        typer.echo(f"cannot solve {game!r}: only {', '.join(SOLVABLE)} has an exact solver", err=True)
+        print_error(err, say("cli.solve.only", lang, game=game, games=", ".join(SOLVABLE)), lang)
         raise typer.Exit(2)
     given = {p.name for p in ctx.command.params if p.name and _typed(ctx, p.name)}
     for option, why in ignored_options(given, objective, as_json):
-        typer.echo(f"note: {option} is ignored: {why}", err=True)
+        print_error(err, say("cli.solve.ignored", lang, option=option, why=why), lang, "cli.note")
     started = time.perf_counter()
     try:
         solution = solve(tiles, objective, scoring, parse_max_close(max_close), one_die)
     except InvalidOptions as exc:
-        typer.echo(f"bad settings: {exc}", err=True)
+        print_error(err, exc.text(lang), lang)
         raise typer.Exit(2) from None
     seconds = time.perf_counter() - started
     rows = first_moves(solution)
@@ -92,7 +72,7 @@ def solve_command(
             )
         )
         return
-    show(solution, rows, seconds, TEXT["ja" if lang == "ja" else "en"])
+    show(solution, rows, seconds, lang)
 
 
 def _typed(ctx: typer.Context, name: str) -> bool:
@@ -101,14 +81,14 @@ def _typed(ctx: typer.Context, name: str) -> bool:
     return source is not None and source.name == "COMMANDLINE"
 
 
-def ignored_options(given: set[str], objective: str, as_json: bool) -> list[tuple[str, str]]:
+def ignored_options(given: set[str], objective: str, as_json: bool) -> list[tuple[str, Message]]:
     """The options typed that change nothing here, with the reason, so nobody reads a result as
     depending on them."""
     out = []
     if "scoring" in given and objective == "shut":
-        out.append(("--scoring", "the chance to shut the box does not depend on how penalties are counted"))
+        out.append(("--scoring", Message("cli.solve.ignored_scoring")))
     if "lang" in given and as_json:
-        out.append(("--lang", "--json prints keys and numbers, no words"))
+        out.append(("--lang", Message("cli.solve.ignored_lang")))
     return out
 
 
@@ -139,27 +119,38 @@ def _fmt(solution: Solution, value: object) -> str:
     return f"{value * 100:.4f} %" if solution.maximize else f"{value:.4f}"
 
 
-def show(solution: Solution, rows: list[dict[str, object]], seconds: float, text: dict) -> None:
+def w(key: str, lang: str, **params: Any) -> str:
+    return say(f"cli.solve.{key}", lang, **params)
+
+
+def show(solution: Solution, rows: list[dict[str, object]], seconds: float, lang: str) -> None:
     console = Console()
     value = solution.value
     if solution.maximize:
-        headline = text["shut"].format(value=value, percent=value * 100)
-        goal = text["goal_shut"]
+        headline = w("shut", lang, value=f"{value:.10f}", percent=f"{value * 100:.4f}")
+        goal = w("goal_shut", lang)
     else:
-        headline = text["score"].format(value=value)
-        goal = text["goal_score"].format(scoring=solution.scoring)
-    console.print(
-        "[bold]"
-        + text["title"].format(tiles=solution.tiles, goal=goal, max_close=solution.max_close, one_die=solution.one_die)
-        + "[/]"
+        headline = w("score", lang, value=f"{value:.6f}")
+        goal = w("goal_score", lang, scoring=solution.scoring)
+    close = w("close_any", lang) if solution.max_close == "any" else w("close_at_most", lang, n=solution.max_close)
+    title = w(
+        "title",
+        lang,
+        game=Message("game.shutbox"),
+        tiles=solution.tiles,
+        goal=goal,
+        close=close,
+        one_die=solution.one_die,
     )
-    console.print(f"[bold]{headline}[/]  ({text['solved'].format(seconds=seconds)})")
-    table = Table(*text["columns"], title=text["table"])
+    console.print(f"[bold]{escape(title)}[/]")
+    console.print(f"[bold]{escape(headline)}[/]  {escape(w('solved', lang, seconds=f'{seconds:.3f}'))}")
+    columns = ("roll", "chance", "best", "value", "next", "next_value")
+    table = Table(*[w(key, lang) for key in columns], title=w("table", lang))
     for row in rows:
         table.add_row(
             str(row["total"]),
             f"{row['probability']:.4f}",
-            str(row["best"] or text["over"]),
+            str(row["best"] or w("over", lang)),
             _fmt(solution, row["value"]),
             str(row["next"] or "—"),
             _fmt(solution, row["next_value"]),

@@ -24,6 +24,7 @@ from gymnasium import spaces
 
 from ..bots import make_bot
 from ..engine import InvalidOptions
+from ..i18n import Message
 from .table import BOUND, Table
 
 GYM_IDS: dict[str, tuple[str, int]] = {
@@ -50,11 +51,11 @@ class NekobakoEnv(gym.Env[Any, Any]):
     ):
         self.table = Table(game, players, **options)
         if type(seat) is not int or not 0 <= seat < players:
-            raise InvalidOptions(f"the learning seat is a number from 0 to {players - 1}, not {seat!r}")
+            raise InvalidOptions(Message("rl.seat", last=players - 1, value=repr(seat)))
         self.seat = seat
         names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != players - 1:
-            raise InvalidOptions(f"{players - 1} opponents are needed, not {len(names)}")
+            raise InvalidOptions(Message("rl.opponents", n=players - 1, given=len(names)))
         params = opponent_params or {}
         self.bots = [make_bot(name, game, **(params if name == "ismcts" else {})) for name in names]
         self.bot_of = {s: self.bots[i] for i, s in enumerate(s for s in range(players) if s != seat)}

@@ -15,9 +15,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ..engine import NekobakoError, game_names
-
-LANGS = ("en", "ja")
+from ..engine import NekobakoError, UnknownGame, check_game_name
+from ..i18n import LANGS, Message
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 _ANCHOR = re.compile(r"\s*\{#([a-z0-9-]+)\}$")
@@ -25,7 +24,7 @@ _FENCE = re.compile(r"^(```|~~~)")
 
 
 class RulesNotFound(NekobakoError, ValueError):
-    """An unknown game, language or section; the message says what exists (English / Japanese)."""
+    """An unknown game, language or section; the message says what exists."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,19 +53,20 @@ class Rulebook:
             if section.anchor == anchor:
                 return section
         raise RulesNotFound(
-            f"no section {anchor!r} in the rules of {self.game}; sections: {', '.join(self.anchors())}"
-            f" / {self.game} のルールに {anchor!r} の節はありません"
+            Message(
+                "rules.no_section", anchor=anchor, game=Message(f"game.{self.game}"), sections=", ".join(self.anchors())
+            )
         )
 
 
 def load(game: str, lang: str = "en") -> Rulebook:
     """The rules of `game` in `lang`; bad names raise `RulesNotFound` with the choices."""
-    if game not in game_names():
-        raise RulesNotFound(
-            f"unknown game {game!r}; games: {', '.join(game_names())} / {game!r} というゲームはありません"
-        )
+    try:
+        check_game_name(game)
+    except UnknownGame as exc:
+        raise RulesNotFound(exc.message) from None
     if lang not in LANGS:
-        raise RulesNotFound(f"language must be en or ja, not {lang!r} / 言語は en か ja です（{lang!r} は不可）")
+        raise RulesNotFound(Message("rules.no_lang", lang=lang, langs=", ".join(LANGS)))
     return _load(game, lang)
 
 

@@ -13,12 +13,8 @@ from html import escape
 
 from markdown_it import MarkdownIt
 
+from ..i18n import LANGS, text
 from . import Rulebook, load
-
-PAGE_WORDS = {
-    "en": {"contents": "Contents", "other": "日本語", "other_lang": "ja", "lobby": "nekobako lobby", "rules": "Rules"},
-    "ja": {"contents": "目次", "other": "English", "other_lang": "en", "lobby": "nekobako ロビー", "rules": "ルール"},
-}
 
 
 def _renderer() -> MarkdownIt:
@@ -48,24 +44,24 @@ def render_body(book: Rulebook) -> str:
 def render_page(game: str, lang: str) -> str:
     """A whole page: title, a link to the other language, the contents (second-level headings), the rules."""
     book = load(game, lang)
-    words = PAGE_WORDS[lang]
+    contents_word = escape(text("rules.page.contents", lang))
     contents = "".join(
         f'<li><a href="#{escape(s.anchor)}">{escape(s.title)}</a></li>'
         for s in book.sections
         if s.level == 2 and s.anchor
     )
-    other = words["other_lang"]
+    other = next(other for other in LANGS if other != lang)  # the link to the rules in the other language
     return (
         "<!doctype html>\n"
         f'<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{escape(book.title)} — {escape(words['rules'])} — nekobako</title>\n"
+        f"<title>{escape(book.title)} — {escape(text('rules.button', lang))} — nekobako</title>\n"
         '<link rel="stylesheet" href="/static/rules.css">\n</head>\n<body>\n'
         '<header class="rules-top">'
-        f'<a href="/" target="_top">{escape(words["lobby"])}</a>'
+        f'<a href="/" target="_top">{escape(text("rules.page.lobby", lang))}</a>'
         f'<a href="/rules/{escape(game)}?lang={other}" hreflang="{other}" lang="{other}" data-testid="other-lang">'
-        f"{escape(words['other'])}</a></header>\n"
-        f'<nav class="rules-toc" aria-label="{escape(words["contents"])}"><h2>{escape(words["contents"])}</h2>'
+        f"{escape(text('rules.page.language', other))}</a></header>\n"
+        f'<nav class="rules-toc" aria-label="{contents_word}"><h2>{contents_word}</h2>'
         f"<ol>{contents}</ol></nav>\n"
         f'<main class="rules" data-game="{escape(game)}">\n{render_body(book)}</main>\n</body>\n</html>\n'
     )

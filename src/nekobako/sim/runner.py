@@ -23,6 +23,7 @@ from typing import Any
 
 from ..bots import make_bot
 from ..engine import Action, InvalidOptions, NekobakoError, get_game, play_out
+from ..i18n import Message
 
 MAX_ACTIONS = 200_000
 """A game longer than this is a bug in a game or a bot, not a long game."""
@@ -50,15 +51,15 @@ class BotSpec:
     def parse(cls, text: str) -> BotSpec:
         level, *pairs = [part.strip() for part in text.strip().split(":")]
         if not level:
-            raise InvalidOptions(f"empty bot name in {text!r}")
+            raise InvalidOptions(Message("bots.empty", text=text))
         if pairs and "=" not in pairs[0]:  # your own bot: package.module:Class[:key=value…]
             if not pairs[0].isidentifier() or not all(part.isidentifier() for part in level.split(".")):
-                raise InvalidOptions(f"write your own bot as package.module:Class, not {text!r}")
+                raise InvalidOptions(Message("bots.own_class", text=text))
             level, pairs = f"{level}:{pairs[0]}", pairs[1:]
         params: list[tuple[str, int | float | str]] = []
         for pair in pairs:
             if "=" not in pair:
-                raise InvalidOptions(f"bot parameter {pair!r} must be written name=value (e.g. ismcts:iterations=300)")
+                raise InvalidOptions(Message("bots.param_pair", pair=pair))
             key, value = (s.strip() for s in pair.split("=", 1))
             params.append((key, _number(value)))
         return cls(level if ":" in level else level.lower(), tuple(params))
@@ -76,7 +77,7 @@ class BotSpec:
                 return _import_bot(self.level, dict(self.params))
             return make_bot(self.level, game=game, **dict(self.params))
         except TypeError as exc:
-            raise SimulationError(f"bot {self.label!r}: {exc}") from None
+            raise SimulationError(Message("sim.bot_failed", bot=self.label, detail=str(exc))) from None
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,13 +100,13 @@ def _import_bot(path: str, params: dict[str, Any]) -> Any:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise SimulationError(f"cannot import {module_name!r} for bot {path!r}: {exc}") from None
+        raise SimulationError(Message("sim.import", module=module_name, path=path, detail=str(exc))) from None
     factory = getattr(module, class_name, None)
     if factory is None:
-        raise SimulationError(f"{module_name!r} has no {class_name!r}")
+        raise SimulationError(Message("sim.no_class", module=module_name, name=class_name))
     bot = factory(**params)
     if not callable(getattr(bot, "choose", None)):
-        raise SimulationError(f"{path} is no bot: it has no choose(view, legal, rng) method")
+        raise SimulationError(Message("sim.no_choose", path=path))
     return bot
 
 
@@ -117,7 +118,7 @@ def as_spec(bot: BotSpec | BotObject | str | Any) -> BotSpec | BotObject:
         return BotSpec.parse(bot)
     if callable(getattr(bot, "choose", None)):
         return BotObject(bot)
-    raise InvalidOptions(f"{bot!r} is not a bot: give a name, a BotSpec or an object with choose(view, legal, rng)")
+    raise InvalidOptions(Message("bots.not_a_bot", value=repr(bot)))
 
 
 def _number(text: str) -> int | float | str:
@@ -137,7 +138,7 @@ def parse_bots(text: str | Sequence[Any], seats: int) -> tuple[Any, ...]:
     if len(specs) == 1:
         specs = specs * seats
     if len(specs) != seats:
-        raise InvalidOptions(f"give {seats} bots (one per bot seat) or one bot for all; got {len(specs)}")
+        raise InvalidOptions(Message("bots.count", seats=seats, n=len(specs)))
     return specs
 
 
@@ -206,7 +207,7 @@ def play_game(task: GameTask) -> GameResult:
 
     actions = play_out(state, choose, chance_rng, MAX_ACTIONS)
     if not state.is_over():
-        raise SimulationError(f"game {task.index} did not end after {MAX_ACTIONS} actions")
+        raise SimulationError(Message("sim.never_ended", index=task.index, n=MAX_ACTIONS))
     final = state.view(None)
     shut = final.get("shut")
     record = state.record(seed=seed).to_json()
@@ -230,8 +231,9 @@ def _play_chunk(tasks: list[GameTask]) -> list[GameResult]:
         try:
             results.append(play_game(task))
         except Exception as exc:  # report which game failed, with its seed, to reproduce it
+            detail = f"{type(exc).__name__}: {exc}"
             raise SimulationError(
-                f"game {task.index} (seed {task.game_seed}) failed: {type(exc).__name__}: {exc}"
+                Message("sim.game_failed", index=task.index, seed=task.game_seed, detail=detail)
             ) from exc
     return results
 

@@ -25,6 +25,7 @@ from functools import cache
 from typing import Any
 
 from ...engine import InvalidOptions, is_number
+from ...i18n import Message
 from .actions import ROLL, ROLL_ONE, Roll, Shut
 from .options import MAX_CLOSE, ONE_DIE_RULES, SCORINGS, TILE_COUNTS
 from .tables import ONE_DIE_TOTALS, TOTAL_BITS, TWO_DICE_TOTALS, penalty_table, tables, tiles_mask
@@ -119,7 +120,10 @@ def check(tiles: int, objective: str, scoring: str, max_close: int | str, one_di
         ("one_die", one_die, ONE_DIE_RULES),
     ):
         if value not in allowed:
-            raise InvalidOptions(f"{name} cannot be {value!r}; choose one of: {', '.join(map(str, allowed))}")
+            allowed_text = ", ".join(map(str, allowed))
+            raise InvalidOptions(
+                Message("engine.options.bad_value", name=name, value=repr(value), allowed=allowed_text)
+            )
 
 
 def parse_max_close(text: str | int) -> int | str:
