@@ -73,7 +73,7 @@ def test_ansi_render_is_the_terminal_board_of_the_seat_to_move() -> None:
     game = env("catbox", 3, render_mode="ansi")
     game.reset(seed=2)
     text = game.render()
-    assert "research board" in text and "seat 0 ◀" in text  # seat 0 discards first
+    assert "research board" in text and "Seat 0 ◀" in text  # seat 0 discards first
     gym_env = gym.make("nekobako/ShutTheBox-v0", render_mode="ansi")
     gym_env.reset(seed=1)
     assert "1" in gym_env.render()
