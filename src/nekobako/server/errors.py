@@ -74,11 +74,9 @@ async def http_error_handler(request: Request, exc: Exception) -> Response:
     if not request.url.path.startswith("/api/"):
         return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
     code = CODES.get(exc.status_code, "bad_request")
-    message = Message(f"error.http_{exc.status_code}") if has(f"error.http_{exc.status_code}") else exc.detail
-    body = error_body(
-        code, message if isinstance(message, Message) else Message("words.text", text=message), request_lang(request)
-    )
-    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+    key = f"error.http_{exc.status_code}"
+    message = Message(key) if has(key) else Message("error.http", status=exc.status_code)
+    return JSONResponse(error_body(code, message, request_lang(request)), status_code=exc.status_code, headers=exc.headers)
 
 
 async def database_error_handler(request: Request, exc: Exception) -> JSONResponse:
