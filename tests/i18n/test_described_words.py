@@ -5,18 +5,21 @@ sends carries keys or words in one language, never both."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from datetime import UTC, datetime
 from typing import Any, get_args
 
 import pytest
 
-from nekobako.engine import game_names, get_game
+from nekobako.engine import CHANCE, BadRecord, MalformedAction, NekobakoError, game_names, get_game
+from nekobako.engine.encoding import encoding
+from nekobako.games.catbox.determinize import _cards
 from nekobako.i18n import catalogue, has, text
 from nekobako.server.lobby import installed_games
 from nekobako.server.notices import notice_json
 from nekobako.store.games import NoticeKind, NoticeRow, Replaced
-from worded import english_words
+from worded import assert_worded, english_words
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 GAMES = game_names()
@@ -103,3 +106,39 @@ def test_a_notice_of_a_kind_this_version_does_not_know_still_reads() -> None:
     row = NoticeRow("paused", None, 3, {}, datetime(2026, 12, 1, tzinfo=UTC))  # type: ignore[arg-type]
     assert notice_json(row, "ja")["text"] == "テーブルで出来事がありました（paused）。"
     assert notice_json(row, "en")["key"] == "notice.other"
+
+
+def test_errors_of_the_python_interface_are_worded() -> None:
+    """What a researcher's program is told (an action id out of range, an action the table has no
+    id for, a view that cannot be) carries a key and reads in both languages."""
+    enc = encoding("catbox", 3)
+    for call, key in [
+        (lambda: enc.action(enc.num_actions), "engine.encoding.bad_id"),
+        (lambda: enc.action_id(get_game("shutbox").parse_action("shut 2 7")), "engine.encoding.not_here"),
+        (lambda: _cards(-1), "catbox.view.too_many_copies"),
+    ]:
+        with pytest.raises(NekobakoError) as info:
+            call()
+        assert_worded(info.value, key)
+    shutbox = get_game("shutbox")
+    view = shutbox.new_game(1).view(0)
+    view["history"] = [[0, "roll"]]  # seat 0 rolls before the start
+    with pytest.raises(BadRecord) as bad:
+        shutbox.determinize(view, None)  # type: ignore[arg-type]
+    assert_worded(bad.value, "engine.view.history_refused")
+    catopomp = get_game("catopomp")
+    state = catopomp.new_game(2)
+    while state.view(0)["table"] is None:
+        state.apply(*_first_step(state))
+    view = state.view(0)
+    view["table"] = {**view["table"], "text": "pass"}
+    with pytest.raises(MalformedAction) as malformed:
+        catopomp.read_view(view)
+    assert_worded(malformed.value, "catopomp.view.table_not_a_play")
+
+
+def _first_step(state: Any) -> tuple[int, Any]:
+    if state.is_chance():
+        return CHANCE, state.sample_chance(random.Random(1))
+    seat = state.to_move[0]
+    return seat, state.legal_actions(seat)[0]

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
+from ..i18n import Message
 from .errors import MalformedAction
 from .game import CHANCE, Action, Event, Game, State
 from .options import Options
@@ -101,12 +102,14 @@ class Encoding(ABC):
         """The id of a player's action (raises `MalformedAction` for one no seat can take here)."""
         found = self.ids.get(str(action))
         if found is None:
-            raise MalformedAction(f"{action} is not an action at this table")
+            raise MalformedAction(Message("engine.encoding.not_here", action=str(action)))
         return found
 
     def action(self, action_id: int) -> Action:
         if type(action_id) is not int or not 0 <= action_id < len(self.actions):
-            raise MalformedAction(f"action ids go from 0 to {len(self.actions) - 1}, not {action_id!r}")
+            raise MalformedAction(
+                Message("engine.encoding.bad_id", high=len(self.actions) - 1, value=repr(action_id)[:40])
+            )
         return self.actions[action_id]
 
     def id_of_text(self, text: str) -> int:

@@ -76,7 +76,9 @@ async def http_error_handler(request: Request, exc: Exception) -> Response:
     code = CODES.get(exc.status_code, "bad_request")
     key = f"error.http_{exc.status_code}"
     message = Message(key) if has(key) else Message("error.http", status=exc.status_code)
-    return JSONResponse(error_body(code, message, request_lang(request)), status_code=exc.status_code, headers=exc.headers)
+    return JSONResponse(
+        error_body(code, message, request_lang(request)), status_code=exc.status_code, headers=exc.headers
+    )
 
 
 async def database_error_handler(request: Request, exc: Exception) -> JSONResponse:

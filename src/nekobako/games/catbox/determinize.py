@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...engine import LastView, NekobakoError
+from ...i18n import Message
 from .board import NIBBLE, pack
 from .layouts import COLOURS
 from .phases import PLAY, PREDICT, trick_strength
@@ -106,7 +107,7 @@ class Determinizer:
         self.hidden = len(self.pool) - sum(k + d for _, k, d in self.slots)
         expected_hidden = table.setup.centre - table.setup.reveal if dealt else 0
         if self.hidden != expected_hidden:
-            raise NekobakoError("this view is inconsistent: its cards do not add up to the deck")
+            raise NekobakoError(Message("catbox.view.cards_do_not_add_up"))
         self.check = state.current if phase == PLAY and state.current != seat else -1
         self.check_at = 0  # where the checked seat's hand starts in a shuffled pool
         self.playable = 0  # numbers the checked seat could play now
@@ -155,7 +156,7 @@ class Determinizer:
 
 def _cards(packed: int) -> list[int]:
     if packed < 0 or any(packed >> (NIBBLE * n) & 8 for n in range(10)):
-        raise NekobakoError("this view is inconsistent: it shows more copies of a card than the deck has")
+        raise NekobakoError(Message("catbox.view.too_many_copies"))
     return [n for n in range(10) for _ in range(packed >> (NIBBLE * n) & 15)]
 
 

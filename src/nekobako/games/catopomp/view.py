@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...engine import MalformedAction, SeatView, envelope
+from ...i18n import Message
 from . import actions as A
 from .cards import card_from_json, card_json, cards_of
 from .phases import BURY, PHASE_NAMES, PLAY, SPARE, TRANSFER
@@ -194,7 +195,7 @@ def read_view(view: Mapping[str, Any]) -> CatopompView:
     if table is not None:
         action = A.parse_action(table["text"])
         if not isinstance(action, A.Play):
-            raise MalformedAction("the view's table is not a play")
+            raise MalformedAction(Message("catopomp.view.table_not_a_play"))
         play = action
     dice = view["dice"]
     return CatopompView(

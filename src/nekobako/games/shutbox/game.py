@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ...engine import CHANCE, BadRecord, Game, NekobakoError, Options, OptionSpec, SearchHints
+from ...i18n import Message
 from .actions import Action, parse_action
 from .options import OPTION_SPECS
 from .state import ShutState
@@ -46,7 +47,9 @@ class ShutTheBox(Game[Action, ShutState]):
             try:
                 state.apply(CHANCE if seat == CHANCE else seat, self.parse_action(text))
             except NekobakoError as exc:
-                raise BadRecord(f"view history entry {index} {text!r}: {exc}", index, text) from None
+                raise BadRecord(
+                    Message("engine.view.history_refused", index=index, entry=text, reason=exc.message), index, text
+                ) from None
         return state
 
 
