@@ -11,7 +11,11 @@ DevTools protocol's throttling: 150 ms latency, 1.6 Mbit/s each way, the CPU 4×
   (the `nekobako:render` User Timing entries table.js records; then `nekobako:render-side`, the
   scores and log a frame later), and frames over 50 ms (long tasks).
 
-    .venv/bin/python benchmarks/web.py [--runs N] [--json]
+* with `--waterfall`: one first visit of the table page, request by request (when each was asked
+  for, answered and done, ms since the navigation began), the socket, and when the page module
+  started drawing — to count the round trips in a row before a phone can play.
+
+    .venv/bin/python benchmarks/web.py [--runs N] [--json] [--waterfall]
 
 Targets: a table usable in < 1.2 s on the slow phone; ≤ 250 KB of state messages per 4-player Cat
 in the Box game. Needs chromium (make system-deps) and the package installed (make install-test).
@@ -103,6 +107,57 @@ def table_at_my_turn(server: ServerProcess) -> tuple[int, str]:
         player.act_if_asked(rng)
     player.close()
     return table, client.http.cookies.get("nekobako_session") or ""
+
+
+# what happened when, in the page (performance.now(): ms since the navigation began)
+TIMELINE = """() => ({
+  usable: window.__usable,
+  html: performance.getEntriesByType("navigation").map((e) => [e.responseStart, e.responseEnd, e.domInteractive])[0],
+  requests: performance.getEntriesByType("resource").map((e) =>
+    [e.name.replace(location.origin, ""), e.startTime, e.responseStart, e.responseEnd, e.transferSize]),
+  marks: performance.getEntriesByType("mark").map((e) => [e.name, e.startTime]),
+  renders: performance.getEntriesByName("nekobako:render").map((e) => [e.startTime, e.duration]),
+})"""
+SOCKETS = """(() => { const Real = window.WebSocket; window.__sockets = [];
+  window.WebSocket = function (url, protocols) {
+    const socket = new Real(url, protocols); const seen = { url, created: performance.now() };
+    window.__sockets.push(seen);
+    socket.addEventListener("open", () => (seen.open = performance.now()));
+    socket.addEventListener("message", () => (seen.first ??= performance.now()));
+    return socket; };
+  window.WebSocket.prototype = Real.prototype;
+  Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 }); })();"""
+
+
+def waterfall(browser, server: ServerProcess) -> dict:
+    """One first visit of a table page on the slow phone, request by request."""
+    table, cookie = table_at_my_turn(server)
+    context = browser.new_context(base_url=server.base, viewport={"width": 390, "height": 844})
+    context.add_cookies([{"name": "nekobako_session", "value": cookie, "url": server.base}])
+    page = context.new_page()
+    page.add_init_script(PROBE % json.dumps(TABLE_READY) + SOCKETS)
+    slow_phone(page)
+    page.goto(f"/table/{table}", wait_until="commit")
+    deadline = time.monotonic() + 30
+    while page.evaluate("() => window.__usable") is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    timeline = page.evaluate(TIMELINE)
+    timeline["sockets"] = page.evaluate("() => window.__sockets")
+    context.close()
+    return timeline
+
+
+def print_waterfall(w: dict) -> None:
+    print(f"first visit of a table page, ms since the navigation began (usable at {w['usable']:.0f}):")
+    start, end, parsed = w["html"]
+    print(f"  {0:6.0f} {start:6.0f} {end:6.0f}  page (parsed at {parsed:.0f})")
+    for name, asked, answered, done, size in sorted(w["requests"], key=lambda r: r[1]):
+        late = "  (after usable)" if asked > w["usable"] else ""
+        print(f"  {asked:6.0f} {answered:6.0f} {done:6.0f}  {name} ({size} B){late}")
+    for s in w["sockets"]:
+        print(f"  socket: made {s['created']:.0f}, open {s.get('open', 0):.0f}, first message {s.get('first', 0):.0f}")
+    print("  marks: " + ", ".join(f"{n} {t:.0f}" for n, t in w["marks"]))
+    print("  drawn: " + ", ".join(f"at {t:.0f} for {d:.0f}" for t, d in w["renders"]))
 
 
 def times_to_usable(browser, server: ServerProcess, runs: int) -> dict[str, dict[str, float]]:
@@ -212,6 +267,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="page loads per measure (median)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--waterfall", action="store_true", help="only: one table page's requests, in order")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -220,6 +276,12 @@ def main() -> None:
         server.start()
         try:
             httpx.get(server.base + "/").raise_for_status()
+            if args.waterfall:
+                with sync_playwright() as p:
+                    browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+                    print_waterfall(waterfall(browser, server))
+                    browser.close()
+                return
             results: dict = {"bytes": {}}
             for i, (game, players) in enumerate(GAMES):
                 results["bytes"][f"{game}-{players}"] = bytes_per_game(server, game, players, seed=i + 1)

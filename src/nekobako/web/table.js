@@ -239,7 +239,8 @@ export function mount(root, { id }) {
   ];
   function focusNext(wasHere, overNow) {
     const active = document.activeElement;
-    const lost = !active || active === document.body || !active.isConnected;
+    // a control that became disabled under the focus (patched in place) counts as lost too
+    const lost = !active || active === document.body || !active.isConnected || active.disabled === true;
     const parked = page.refocus && active?.dataset?.key === "title"; // waiting for a keyboard player's turn
     if (!(lost && (wasHere || page.refocus)) && !parked) return;
     if (state.sending) return;
