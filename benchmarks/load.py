@@ -3,8 +3,8 @@
 optionally K more tables where bots play alone (two ISMCTS bots, and the greedy bot that took the
 host's seat when the host left). Reports p50/p90/p99 of a person's action → the `state` message
 that answers it, the server's event-loop lag (`/api/health`) and (issue 14) the CPU time per
-stored action of the server processes and of PostgreSQL, and from it the cores 10,000 such
-tables would need.
+stored action of the server processes, of PostgreSQL and of this load generator (measured, not
+guessed: it shares the cores), and from it the cores 10,000 such tables would need.
 
     .venv/bin/python benchmarks/load.py --tables 50 --seconds 30 [--ismcts 12] [--database-url URL]
     .venv/bin/python benchmarks/load.py --tables 100,200,300,500 --processes 2 \
@@ -14,7 +14,9 @@ Every run starts its own server processes on free loopback ports with a fresh da
 SQLite file, or a new database made on the given PostgreSQL server and dropped afterwards) and
 stops them afterwards. With `--processes N` (PostgreSQL only) person i plays through process
 i mod N. Several `--tables` counts run one after another; the capacity is the largest count
-whose p99 stays under 100 ms.
+whose p99 stays under 100 ms. People read whole `state` messages (as a program using the API
+might), or with `--deltas` the `delta` messages the browser reads. `--profile` samples process 0
+with py-spy (`pip install py-spy`; not a dependency) and prints where its time went.
 """
 
 from __future__ import annotations
