@@ -209,8 +209,14 @@ def test_a_timeout_costs_one_turn_only_and_a_replaced_player_comes_back(new_page
     mover = alice if alice.locator("[data-testid=controls] [data-action=roll]").count() else bob
     mover.wait_for_selector("[data-testid=controls] [data-action=roll]")
     name = "Tama" if mover is alice else "Kuro"
-    # the mover lets the clock run out: a bot plays that one decision, the seat stays theirs
-    mover.wait_for_selector("[data-testid=log] :text('played this turn for them (1 of 3 in a row)')", timeout=15000)
+    # the mover lets the clock run out: a bot plays that one decision, the seat stays theirs (the
+    # table says so to them in the second person, to the other player by name)
+    log = "[data-testid=log] :text('You ran out of time; the greedy bot played this turn for you (1 of 3 in a row).')"
+    mover.wait_for_selector(log, timeout=15000)
+    watcher = bob if mover is alice else alice
+    watcher.wait_for_selector(
+        f"[data-testid=log] :text('({name}) ran out of time; the greedy bot played this turn for them')"
+    )
     assert mover.locator("[data-key=reclaim]").count() == 0
     assert f"You are {name}" in mover.inner_text(".table-header")
     wait_until(mover, "() => document.querySelector('[data-testid=clock]').textContent.includes('timeouts 1/3')")
@@ -234,7 +240,7 @@ def test_a_timeout_costs_one_turn_only_and_a_replaced_player_comes_back(new_page
     assert "A bot plays your seat." in mover.inner_text(".table-header")
     mover.click("[data-key=reclaim]")
     mover.wait_for_selector("[data-key=reclaim]", state="detached")
-    mover.wait_for_selector("[data-testid=log] :text('is back and plays again')")
+    mover.wait_for_selector("[data-testid=log] :text('You are back and play again.')")
 
 
 def test_a_rematch_accepted_by_both_starts_a_new_table(new_page, server, screenshot):

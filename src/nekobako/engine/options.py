@@ -21,7 +21,7 @@ class OptionSpec:
     raises `InvalidOptions`.
 
     Its words are in the game's catalogue (`games/<game>/messages.po`), under keys derived from the
-    game's and the option's names (`keys`): `<game>.option.<name>` (what the lobby calls it),
+    game's and the option's names (`key`, `value_key`): `<game>.option.<name>` (what the lobby calls it),
     `….help`, `….value.<value>` (a choice's label, where a bare value would not read well) and
     `….preset.<preset>` (a named value the lobby offers).
     """

@@ -48,7 +48,7 @@ class Connection:
         self.sent_notices = 0
         self.sent_version = -1
         self.deltas = deltas  # the client asked for `delta` messages after the first `state`
-        self.lang = lang  # the notices' words: `?lang=` or the handshake's Accept-Language
+        self.lang = lang  # the reader's language (errors.request_lang): notices' and refusals' words
         self.held: dict[str, Any] | None = None  # with deltas: the last full message it was sent
         self.writer: asyncio.Task[None] | None = None
         self.state_queued = False

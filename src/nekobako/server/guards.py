@@ -13,11 +13,12 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers, MutableHeaders
+from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .. import i18n
-from .errors import error_body
+from .. import i18n  # i18n.Message: starlette.types has a Message of its own
+from .errors import error_body, request_lang
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SECURITY_HEADERS = {
@@ -64,7 +65,7 @@ class Guards:
             return
         headers = Headers(scope=scope)
         if scope["method"] not in SAFE_METHODS and cross_site(headers, scope.get("scheme", "http"), self.public_url):
-            lang = i18n.negotiate(headers.get("accept-language"))
+            lang = request_lang(HTTPConnection(scope))
             refusal = JSONResponse(error_body("forbidden", i18n.Message("error.cross_site"), lang), status_code=403)
             await refusal(scope, receive, self._secured(send))
             return
