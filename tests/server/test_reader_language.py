@@ -48,6 +48,11 @@ def test_rest_errors_are_worded_in_the_asked_language(sqlite_server) -> None:
         assert _error(chosen, 404, "error.http_404") == "このアドレスには何もありません。"
         asked = http.get("/api/nowhere", params={"lang": "en"}, headers={"Accept-Language": "ja"})
         assert _error(asked, 404, "error.http_404") == "There is nothing at this address."
+        # a rules page that does not exist says so in the reader's language too
+        rules = http.get("/rules/chess", params={"lang": "ja"})
+        assert rules.status_code == 404 and JAPANESE.search(rules.text) and "chess" in rules.text, rules.text
+        unknown_lang = http.get("/rules/catbox", params={"lang": "xx"}, headers={"Accept-Language": "ja"})
+        assert unknown_lang.status_code == 400 and JAPANESE.search(unknown_lang.text), unknown_lang.text
 
 
 def test_websocket_refusals_are_worded_in_the_sockets_language(sqlite_server) -> None:
@@ -64,4 +69,20 @@ def test_websocket_refusals_are_worded_in_the_sockets_language(sqlite_server) ->
         assert said[1]["reason"] == text("error.ws.not_json", "en")
         assert all(m["seq"] == seq for m in said)
         for sock in (japanese, english, *socks):
+            sock.close()
+
+
+def test_a_bots_seat_is_named_in_the_readers_language(sqlite_server) -> None:
+    with clients(sqlite_server, 1) as (host,):
+        host.guest("host")
+        table = host.create("shutbox", 2)
+        host.ok(host.post(f"/api/tables/{table['id']}/bots", {"level": "greedy", "seat": 1}))
+        assert host.table(table["id"])["seats"][1]["name"] == "greedy bot"
+        host.http.headers["Accept-Language"] = "ja"
+        assert [s["name"] for s in host.table(table["id"])["seats"]] == ["host", "貪欲ボット"]
+        host.ok(host.post(f"/api/tables/{table['id']}/start"))
+        sockets = {lang: host.socket(table["id"], lang=lang) for lang in ("en", "ja")}
+        named = {lang: s.wait_state()["table"]["seats"][1]["name"] for lang, s in sockets.items()}
+        assert named == {"en": "greedy bot", "ja": "貪欲ボット"}
+        for sock in sockets.values():
             sock.close()

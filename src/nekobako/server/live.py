@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..engine import CHANCE, Record, State, format_entry, get_game, parse_entry
+from ..i18n import Message, has, text
 from ..store.database import iso
 from ..store.games import NoticeKind, NoticeRow, SeatRow, TableRow
 from .choices import ChoiceTracker
@@ -59,20 +60,23 @@ class LiveTable:
                 return seat.seat
         return None
 
-    def seat_name(self, seat: SeatRow) -> str | None:
+    def seat_name(self, seat: SeatRow, lang: str = "en") -> str | None:
+        """Who sits there, in `lang`: the player's name, "greedy bot", or "bob (greedy bot)" for a
+        player a bot replaced; None for an empty seat."""
+        level = Message(f"bot.{seat.bot}") if has(f"bot.{seat.bot}") else seat.bot
         if seat.kind == "bot" and seat.replaced is None:
-            return f"{seat.bot} bot"
+            return text("words.bot_seat", lang, level=level)
         if seat.user_id is not None:
             name = self.user_name(seat.user_id)
-            return name if seat.kind == "human" else f"{name} ({seat.bot} bot)"
+            return name if seat.kind == "human" else text("words.replaced_seat", lang, name=name, level=level)
         return None
 
     def user_name(self, user_id: int | None) -> str:
         known = self.users.get(user_id, {}) if user_id is not None else {}
         return known.get("name", f"player {user_id}")
 
-    def names(self) -> list[str | None]:
-        return [self.seat_name(s) for s in self.row.seats]
+    def names(self, lang: str = "en") -> list[str | None]:
+        return [self.seat_name(s, lang) for s in self.row.seats]
 
     def connected_users(self) -> set[int]:
         """Who watches or plays here now, through this process or (as they last said) another."""
@@ -99,7 +103,7 @@ class LiveTable:
             "clock": row.clock,
             "status": row.status,
             "host": self.users.get(row.host_id) if row.host_id is not None else None,
-            "seats": [self._seat_json(s, online) for s in row.seats],
+            "seats": [self._seat_json(s, online, lang) for s in row.seats],
             "seq": row.seq,
             "to_move": to_move,
             "over": row.status == "finished",
@@ -114,13 +118,13 @@ class LiveTable:
     def notices(self, reader: int | None, lang: str) -> list[dict[str, Any]]:
         return [notice_json(n, lang, reader) for n in self.row.notices]
 
-    def _seat_json(self, seat: SeatRow, online: set[int]) -> dict[str, Any]:
+    def _seat_json(self, seat: SeatRow, online: set[int], lang: str) -> dict[str, Any]:
         return {
             "seat": seat.seat,
             "kind": seat.kind,
             "user": self.users.get(seat.user_id) if seat.user_id is not None else None,
             "bot": seat.bot,
-            "name": self.seat_name(seat),
+            "name": self.seat_name(seat, lang),
             "connected": seat.kind == "bot" or (seat.kind == "human" and seat.user_id in online),
             "replaced": seat.replaced,
         }

@@ -169,7 +169,7 @@ async def results(request: Request) -> JSONResponse:
             "round_scores": state.round_scores(),
             "winners": state.winners(),
             "places": final_places(live, state),
-            "names": live.names(),
+            "names": live.names(request_lang(request)),
             "ratings": changes,
         }
     )
@@ -179,7 +179,7 @@ async def record(request: Request) -> JSONResponse:
     live = await _finished(request)
     assert live.state is not None
     body = live.record().to_json()
-    body.update(table=live.id, names=live.names(), final=live.state.full_view())
+    body.update(table=live.id, names=live.names(request_lang(request)), final=live.state.full_view())
     return JSONResponse(body)
 
 

@@ -74,7 +74,7 @@ def state_text(
     sent `sent_events` events and `sent_notices` notices; returns it with the new counts."""
     shared, version = table.shared, table.version
     view = shared.part(version, ("view", seat), lambda: _view(table, seat))
-    detail = shared.part(version, "detail", lambda: table.detail(None))
+    detail = shared.part(version, ("detail", lang), lambda: table.detail(None, lang))
     events = view["events"] if view is not None else []
     notices = shared.part(version, ("notices", seat, lang), lambda: table.notices(seat, lang))
 
@@ -107,7 +107,7 @@ def delta_state_text(
 
     def build_full() -> dict[str, Any]:
         view = shared.part(version, ("view", seat), lambda: _view(table, seat))
-        detail = shared.part(version, "detail", lambda: table.detail(None))
+        detail = shared.part(version, ("detail", lang), lambda: table.detail(None, lang))
         notices = shared.part(version, ("notices", seat, lang), lambda: table.notices(seat, lang))
         return {
             "type": "state",

@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..i18n import LANGS
 from ..rules import RulesNotFound
 from ..rules.html import render_page
 from . import requests as _requests  # noqa: F401  (registers the `{name:id}` path convertor)
@@ -80,8 +81,10 @@ async def rules(request: Request) -> Response:
     lang = request.query_params.get("lang", "en")
     try:
         page = render_page(request.path_params["game"], lang)
-    except RulesNotFound as exc:
-        return PlainTextResponse(str(exc), 404 if lang in ("en", "ja") else 400, headers=RULES_HEADERS)
+    except RulesNotFound as exc:  # said in the reader's language (an unknown `lang`: their cookie's or browser's)
+        known = lang in LANGS
+        words = exc.text(request_lang(request))
+        return PlainTextResponse(words, 404 if known else 400, headers=RULES_HEADERS)
     return HTMLResponse(page, headers=RULES_HEADERS)
 
 
