@@ -468,14 +468,17 @@ export function mount(root, { id }) {
     requestAnimationFrame(() => {
       sidePending = false;
       const started = performance.now();
-      renderSide();
-      performance.measure("nekobako:render-side", { start: started, end: performance.now() });
+      // measured when drawn (not while the log panel's module is still on its way)
+      if (renderSide()) performance.measure("nekobako:render-side", { start: started, end: performance.now() });
     });
   }
 
   function renderSide() {
     const view = state.view;
-    if (!view || !page.module || !later.logPanel) return patch(side);
+    if (!view || !page.module || !later.logPanel) {
+      patch(side);
+      return false;
+    }
     const nm = names();
     const entries = buildLog(view, page.info, nm, page.module, state.notices);
     const log = side.querySelector(".log");
@@ -494,6 +497,7 @@ export function mount(root, { id }) {
     );
     const kept = side.querySelector(".log");
     if (kept === log && atEnd) kept.scrollTop = kept.scrollHeight; // patched in place: newest line in sight
+    return true;
   }
 
   function renderResults() {
