@@ -1,0 +1,90 @@
+"""The commit path alone (issue 14): CPU time per stored change — one action, as a person's move
+is stored, with its notification — of the committing thread and of PostgreSQL's backend, one
+change per transaction and 8 together (group commit).
+
+    .venv/bin/python benchmarks/commits.py [--database-url postgresql://postgres@127.0.0.1/postgres]
+
+Runs on a new database made on that server and dropped afterwards; each size is measured after
+a first round that warms the connection and its prepared statements.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import secrets
+import time
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from nekobako.store import accounts, games, open_database
+from nekobako.store.games import Change
+
+CHANGES = 480
+TABLES = 8
+
+
+def ticks(pid: int) -> int:
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database-url", default="postgresql://postgres@127.0.0.1/postgres")
+    args = parser.parse_args()
+    server = make_url(args.database_url.replace("postgresql://", "postgresql+psycopg://", 1))
+    admin = create_engine(server.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    name = f"nekobako_commits_{secrets.token_hex(4)}"
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    engine = open_database(server.set(database=name).render_as_string(hide_password=False))
+    try:
+        host = accounts.create_user(engine, "host", None)
+        ids = [
+            games.create_table(
+                engine, game="catbox", players=3, options={}, clock={"kind": "none"}, host_id=host["id"], seed=1
+            )
+            for _ in range(TABLES)
+        ]
+        revision = {i: 0 for i in ids}
+        seq = {i: 0 for i in ids}
+        with engine.connect() as conn:
+            backend = int(conn.execute(text("SELECT pg_backend_pid()")).scalar_one())
+            conn.rollback()
+        for size, measured in ((1, False), (8, False), (1, True), (8, True)):
+            server_cpu, postgres = time.thread_time(), ticks(backend)
+            for _ in range(CHANGES // size):
+                batch = [
+                    Change(
+                        i,
+                        revision[i],
+                        values={"seq": seq[i] + 1, "deadlines": {}, "clock": {"kind": "none"}},
+                        first_seq=seq[i],
+                        entries=["0: play 3 red"],
+                        signal=("nekobako_bench", json.dumps({"k": "table", "t": i, "r": revision[i] + 1})),
+                    )
+                    for i in ids[:size]
+                ]
+                for i, result in zip(ids[:size], games.commit_changes(engine, batch), strict=True):
+                    assert isinstance(result, int), result
+                    revision[i], seq[i] = result, seq[i] + 1
+            if measured:
+                per_server = (time.thread_time() - server_cpu) / CHANGES * 1000
+                per_postgres = (ticks(backend) - postgres) / os.sysconf("SC_CLK_TCK") / CHANGES * 1000
+                print(
+                    f"{size} change(s) per transaction: server {per_server:.3f} ms, PostgreSQL {per_postgres:.3f} ms"
+                    " CPU per change"
+                )
+    finally:
+        engine.dispose()
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+if __name__ == "__main__":
+    main()
