@@ -38,10 +38,7 @@ def renew(engine: Engine, holder: str, now: float, ttl: float) -> set[int]:
     claimed it meanwhile: the tables do not stop while nobody else drives them."""
     with engine.begin() as conn:
         rows = conn.execute(
-            update(leases)
-            .where(leases.c.holder == holder)
-            .values(until=now + ttl)
-            .returning(leases.c.table_id)
+            update(leases).where(leases.c.holder == holder).values(until=now + ttl).returning(leases.c.table_id)
         )
         return {r.table_id for r in rows}
 
