@@ -144,9 +144,9 @@ def test_the_rules_page_itself(server):
     assert '<html lang="ja">' in page.text and 'id="over"' in page.text and "<script" not in page.text
     assert re.search(r'<a href="#options">テーブルオプション</a>', page.text)  # the contents link to sections
     unknown = httpx.get(f"{server.url}/rules/chess")
-    assert unknown.status_code == 404 and "unknown game 'chess'" in unknown.text
-    bad_lang = httpx.get(f"{server.url}/rules/catbox?lang=fr")
-    assert bad_lang.status_code == 400 and "en or ja" in bad_lang.text
+    assert unknown.status_code == 404 and unknown.text == "There is no game 'chess'; games: shutbox, catbox, catopomp."
+    bad_lang = httpx.get(f"{server.url}/rules/catbox?lang=fr", headers={"Accept-Language": "ja"})
+    assert bad_lang.status_code == 400 and bad_lang.text == "「fr」のルールはありません。言語：en, ja。"
 
 
 def test_the_replay_opens_the_rules_at_the_phase_shown(new_page, server):
