@@ -21,14 +21,14 @@ from ..i18n import LANGS, Message, browser_catalogue
 from .errors import ApiError, CloseCode
 
 
+CLOSE_CODES = {c.name: c.value for c in CloseCode}
+
+
 def catalogue_json(lang: str | None = None) -> dict[str, Any]:
     """The catalogue of `lang` (None: every language) with the close codes, as the browser reads it."""
     every = browser_catalogue()
     langs = every["langs"] if lang is None else [lang]
     return {"langs": every["langs"], **{code: every[code] for code in langs}, "close_codes": CLOSE_CODES}
-
-
-CLOSE_CODES = {c.name: c.value for c in CloseCode}
 
 
 @functools.cache
