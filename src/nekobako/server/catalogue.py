@@ -20,7 +20,6 @@ from starlette.routing import Route
 from ..i18n import LANGS, Message, browser_catalogue
 from .errors import ApiError, CloseCode
 
-
 CLOSE_CODES = {c.name: c.value for c in CloseCode}
 
 
