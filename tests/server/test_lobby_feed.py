@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from server_harness import Client, ServerProcess
 from test_processes import processes
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 
@@ -59,9 +59,16 @@ def test_a_lobby_page_is_told_of_new_tables_and_their_changes_not_of_every_one(s
     page.close()
 
 
-def test_another_sites_page_is_refused(sqlite_server) -> None:
+def test_another_sites_page_is_refused_and_a_talking_one_closed(sqlite_server) -> None:
     with pytest.raises(InvalidStatus):
         lobby(sqlite_server, Origin="https://elsewhere.example")
+    page = lobby(sqlite_server)
+    page.send('{"type":"ping"}')  # a ping is fine
+    assert quiet(page, 0.5)
+    page.send("x" * 5000)
+    with pytest.raises(ConnectionClosed) as closed:
+        page.recv(timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
 
 
 @pytest.mark.postgres

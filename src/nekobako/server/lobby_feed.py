@@ -30,6 +30,7 @@ from .play import _same_origin
 
 PERIOD = 1.0  # seconds: at most one message per page this often
 MAX_PAGES = 5000  # lobby sockets per process; more are closed (their pages poll)
+MAX_FRAME = 100  # characters: a ping fits
 
 
 class LobbyFeed:
@@ -103,9 +104,12 @@ class LobbyFeed:
 
 
 async def _until_closed(ws: WebSocket) -> None:
-    """Read (and ignore) what the page sends until it goes: pings keep proxies from closing it."""
-    while (await ws.receive())["type"] != "websocket.disconnect":
-        pass
+    """Read (and ignore) what the page sends until it goes: pings keep proxies from closing it.
+    Anything longer than a ping is no lobby page's: the socket is closed."""
+    while (message := await ws.receive())["type"] != "websocket.disconnect":
+        if len(message.get("text") or "") > MAX_FRAME or message.get("bytes") is not None:
+            await ws.close(code=CloseCode.POLICY, reason="a lobby socket only listens")
+            return
 
 
 async def lobby_socket(ws: WebSocket) -> None:
