@@ -37,6 +37,7 @@ _OS_REASONS = {
     errno.EPERM: "cli.os.permission",
     errno.ENOTDIR: "cli.os.not_directory",
     errno.EISDIR: "cli.os.directory",
+    errno.EEXIST: "cli.os.exists",
     errno.ENOSPC: "cli.os.full",
     errno.EROFS: "cli.os.read_only",
 }

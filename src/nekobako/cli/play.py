@@ -91,7 +91,7 @@ class TerminalGame:
 
     # -- output ----------------------------------------------------------------------------------
     def say(self, text: str, style: str = "") -> None:
-        self.console.print(Text(text, style=style))
+        self.console.print(Text(text, style=style), soft_wrap=True)  # the terminal wraps, not mid-word
 
     def t(self, key: str, **params: Any) -> str:
         """The terminal's words in the player's language (`cli.play.<key>`)."""

@@ -81,10 +81,17 @@ def player_names(data: Any, players: int, lang: str) -> list[str]:
         given = data.get(key) if isinstance(data, dict) else None
         if isinstance(given, list) and len(given) == players:
             return [
-                f"{g} ({seat_name(s, lang)})" if isinstance(g, str) and g.strip() else seat_name(s, lang)
+                text("cli.replay.name", lang, name=_label(g, lang), seat=seat_name(s, lang))
+                if isinstance(g, str) and g.strip()
+                else seat_name(s, lang)
                 for s, g in enumerate(given)
             ]
     return [seat_name(s, lang) for s in range(players)]
+
+
+def _label(name: str, lang: str) -> str:
+    """A name as a record gives it; a terminal game's `human` is the person who played it."""
+    return text("cli.replay.human", lang) if name == "human" else name
 
 
 def move_list(state: State, names: Sequence[str], lang: str) -> Table:

@@ -123,24 +123,31 @@ def w(key: str, lang: str, **params: Any) -> str:
     return say(f"cli.solve.{key}", lang, **params)
 
 
+def _option(name: str, value: object, lang: str) -> str:
+    """A solver setting as the table options name it: `Tiles per roll: Up to 3`."""
+    return say("cli.label", lang, label=say(f"shutbox.option.{name}", lang)) + say(
+        f"shutbox.option.{name}.value.{value}", lang
+    )
+
+
 def show(solution: Solution, rows: list[dict[str, object]], seconds: float, lang: str) -> None:
     console = Console()
     value = solution.value
+    scoring = say(f"shutbox.option.scoring.value.{solution.scoring}", lang)
     if solution.maximize:
         headline = w("shut", lang, value=f"{value:.10f}", percent=f"{value * 100:.4f}")
         goal = w("goal_shut", lang)
     else:
         headline = w("score", lang, value=f"{value:.6f}")
-        goal = w("goal_score", lang, scoring=solution.scoring)
-    close = w("close_any", lang) if solution.max_close == "any" else w("close_at_most", lang, n=solution.max_close)
+        goal = w("goal_score", lang, scoring=scoring)
     title = w(
         "title",
         lang,
         game=Message("game.shutbox"),
         tiles=solution.tiles,
         goal=goal,
-        close=close,
-        one_die=solution.one_die,
+        close=_option("max_close", solution.max_close, lang),
+        one_die=_option("one_die", solution.one_die, lang),
     )
     console.print(f"[bold]{escape(title)}[/]")
     console.print(f"[bold]{escape(headline)}[/]  {escape(w('solved', lang, seconds=f'{seconds:.3f}'))}")

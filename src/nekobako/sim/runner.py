@@ -21,7 +21,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import make_bot
+from ..bots import LEVELS, make_bot
 from ..engine import Action, InvalidOptions, NekobakoError, get_game, play_out
 from ..i18n import Message
 
@@ -52,7 +52,7 @@ class BotSpec:
         level, *pairs = [part.strip() for part in text.strip().split(":")]
         if not level:
             raise InvalidOptions(Message("bots.empty", text=text))
-        if pairs and "=" not in pairs[0]:  # your own bot: package.module:Class[:key=value…]
+        if pairs and "=" not in pairs[0] and level.lower() not in LEVELS:  # your own bot: package.module:Class
             if not pairs[0].isidentifier() or not all(part.isidentifier() for part in level.split(".")):
                 raise InvalidOptions(Message("bots.own_class", text=text))
             level, pairs = f"{level}:{pairs[0]}", pairs[1:]
@@ -100,6 +100,8 @@ def _import_bot(path: str, params: dict[str, Any]) -> Any:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
+        if isinstance(exc, ModuleNotFoundError) and f"{module_name}.".startswith(f"{exc.name}."):  # not there
+            raise SimulationError(Message("sim.no_module", module=module_name, path=path)) from None
         raise SimulationError(Message("sim.import", module=module_name, path=path, detail=str(exc))) from None
     factory = getattr(module, class_name, None)
     if factory is None:
