@@ -54,8 +54,8 @@ def usage_messages(exc: click_errors.UsageError) -> list[Message]:
         key = "cli.usage.takes_no_value" if "does not take" in exc.message else "cli.usage.needs_value"
         return [Message(key, option=exc.option_name)]
     if isinstance(exc, click_errors.MissingParameter):
-        kind = getattr(exc.param, "param_type_name", "option")
-        return [Message(f"cli.usage.missing_{'argument' if kind == 'argument' else 'option'}", name=_hint(exc))]
+        argument = getattr(exc.param, "param_type_name", "option") == "argument"
+        return [Message("cli.usage.missing_argument" if argument else "cli.usage.missing_option", name=_hint(exc))]
     if isinstance(exc, click_errors.BadParameter):
         return [Message("cli.usage.bad_value", name=_hint(exc) or "—", reason=_bad_value(exc))]
     if found := re.match(r"Got unexpected extra arguments? ?(?:\(s\))? ?\((.*)\)", exc.message):

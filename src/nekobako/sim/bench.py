@@ -176,7 +176,6 @@ class Step:
 
     section: str
     key: str
-    label: str
     measure: Callable[[int], float]  # repeat index → value
     repeats: int
     unit: str
@@ -200,7 +199,6 @@ def plan(settings: Settings) -> list[Step]:
                 Step(
                     "throughput",
                     f"{game}.{players}",
-                    f"{game} {players}p random playout",
                     partial(_seeded, playout_rate, game, players, settings.seconds),
                     settings.repeats,
                     "actions/s",
@@ -212,7 +210,6 @@ def plan(settings: Settings) -> list[Step]:
             Step(
                 "ismcts",
                 game,
-                f"{game} {players}p ISMCTS",
                 partial(_seeded, ismcts_rate, game, players, settings.ismcts_iterations),
                 settings.repeats,
                 "iterations/s",
@@ -224,7 +221,6 @@ def plan(settings: Settings) -> list[Step]:
             Step(
                 "rl",
                 f"{game}.{players}",
-                f"{game} {players}p PettingZoo random policy",
                 partial(_seeded, rl_rate, game, players, settings.seconds),
                 settings.repeats,
                 "agent-steps/s",
@@ -236,7 +232,6 @@ def plan(settings: Settings) -> list[Step]:
             Step(
                 "solver",
                 str(tiles),
-                f"shutbox solver {tiles} tiles",
                 partial(_unseeded, solver_seconds, tiles),
                 settings.solver_repeats,
                 "s",
