@@ -18,6 +18,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+from server_harness import START_SECONDS
+
 CHROMIUM = os.environ.get("NEKOBAKO_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -50,7 +53,7 @@ class Server:
         exe = shutil.which("nekobako", path=str(Path(sys.executable).parent)) or "nekobako"
         cmd = [exe, "serve", "--port", str(self.port), "--database-url", f"sqlite:///{self.db}", "--bot-delay", "0.05"]
         self.proc = subprocess.Popen(cmd, stdout=self.log.open("wb"), stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()}")
@@ -60,7 +63,7 @@ class Server:
             except httpx.HTTPError:
                 pass
             time.sleep(0.2)
-        raise RuntimeError(f"server did not answer in 30 s: {self.log.read_text()}")
+        raise RuntimeError(f"server did not answer in {START_SECONDS} s: {self.log.read_text()}")
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:

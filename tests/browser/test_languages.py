@@ -22,6 +22,7 @@ from browser_ui import (
     take_turn,
 )
 
+from nekobako.i18n import text
 from worded import english_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
@@ -187,3 +188,15 @@ def test_the_japanese_lobby_and_tables_show_no_english_words(new_page):
     page.goto("/")
     page.wait_for_selector("li[data-table]")
     assert not _english_shown(page), _english_shown(page)
+
+
+def test_a_failed_language_switch_is_said_in_the_pages_language(new_page):
+    """The other language's words did not come: the page says so with the words it has."""
+    page = new_page(locale="ja-JP")
+    page.route("**/api/catalogue?lang=en", lambda route: route.fulfill(status=503, body="down"))
+    page.goto("/")
+    page.wait_for_function("() => document.documentElement.lang === 'ja'")
+    page.click("#lang-switch")
+    page.wait_for_selector(".toast.show.error")
+    assert page.inner_text(".toast.show.error") == text("app.catalogueFailed", "ja")
+    assert page.evaluate("document.documentElement.lang") == "ja"

@@ -5,6 +5,7 @@ always there for a client that words them itself."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import httpx
@@ -86,3 +87,51 @@ def test_a_bots_seat_is_named_in_the_readers_language(sqlite_server) -> None:
         assert named == {"en": "greedy bot", "ja": "貪欲ボット"}
         for sock in sockets.values():
             sock.close()
+
+
+def test_a_wrong_page_address_is_worded_in_the_readers_language(sqlite_server) -> None:
+    """Outside /api/ a refusal is words alone (no JSON), in the same reader's language."""
+    with httpx.Client(base_url=sqlite_server.base, timeout=15) as http:
+        asked = [
+            (http.get("/static/nowhere.js", params={"lang": "ja"}), "ja"),
+            (http.get("/static/nowhere.js", headers={"Accept-Language": "ja"}), "ja"),
+            (http.get("/nowhere", headers={"Cookie": "nekobako_lang=ja"}), "ja"),
+            (http.get("/nowhere"), "en"),
+        ]
+        for answer, lang in asked:
+            assert answer.status_code == 404 and answer.text == text("error.http_404", lang), answer.text
+        assert JAPANESE.search(asked[0][0].text)
+
+
+def test_a_server_without_the_browser_client_says_so_in_the_readers_language(tmp_path, monkeypatch) -> None:
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    from nekobako.server import pages
+
+    monkeypatch.setattr(pages, "WEB_DIR", tmp_path)  # no index.html: the package was installed without it
+    app = Starlette(routes=[Route("/", pages.index)])
+
+    async def ask() -> httpx.Response:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as http:
+            return await http.get("/", headers={"Accept-Language": "ja"})
+
+    answer = asyncio.run(ask())
+    assert answer.status_code == 503 and answer.text == text("error.no_web_client", "ja")
+
+
+def test_a_seated_person_the_table_cannot_name_reads_in_the_readers_language() -> None:
+    from datetime import UTC, datetime
+
+    from nekobako.server.live import LiveTable, new_notice
+    from nekobako.server.notices import notice_json
+    from nekobako.store.games import SeatRow, TableRow
+
+    seats = [SeatRow(0, "human", 7), SeatRow(1, "bot", 8, "greedy", "left")]
+    row = TableRow(7, "shutbox", 2, {}, {}, "running", None, 1, 0, 0, {}, datetime.now(UTC), None, None, seats)
+    live = LiveTable(row=row, users={})  # their accounts are gone
+    assert live.names("ja") == ["プレイヤー7", "プレイヤー8（貪欲ボット）"]
+    assert live.names("en") == ["player 7", "player 8 (greedy bot)"]
+    notice = new_notice("returned", 0, 0, {"name": live.user_name(7)})  # stored: worded when read
+    assert "プレイヤー7" in notice_json(notice, "ja")["text"]
+    assert "player 7" in notice_json(notice, "en")["text"]

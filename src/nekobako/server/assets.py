@@ -25,6 +25,9 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..i18n import text
+from .errors import request_lang
+
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 TYPES = {
@@ -161,7 +164,7 @@ class Assets:
     def response(self, request: Request, name: str, cache: str) -> Response:
         asset = self.build().files.get(name)
         if asset is None or name == "index.html":
-            return PlainTextResponse("no such file", 404)
+            return PlainTextResponse(text("error.http_404", request_lang(request)), 404)
         return send(request, asset.body, asset.gzipped, asset.etag, asset.media_type, cache)
 
 

@@ -69,13 +69,14 @@ async def api_error_handler(request: Request, exc: Exception) -> JSONResponse:
 
 
 async def http_error_handler(request: Request, exc: Exception) -> Response:
-    """Starlette's own refusals (unknown path, wrong method, body too large) in the API's shape."""
+    """Starlette's own refusals (unknown path, wrong method, body too large) in the API's shape,
+    or, outside /api/, as plain words; both in the reader's language."""
     assert isinstance(exc, HTTPException)
-    if not request.url.path.startswith("/api/"):
-        return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=exc.headers)
-    code = CODES.get(exc.status_code, "bad_request")
     key = f"error.http_{exc.status_code}"
     message = Message(key) if has(key) else Message("error.http", status=exc.status_code)
+    if not request.url.path.startswith("/api/"):  # a person at a wrong address: the words alone
+        return PlainTextResponse(message.text(request_lang(request)), status_code=exc.status_code, headers=exc.headers)
+    code = CODES.get(exc.status_code, "bad_request")
     return JSONResponse(
         error_body(code, message, request_lang(request)), status_code=exc.status_code, headers=exc.headers
     )

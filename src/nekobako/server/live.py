@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..engine import CHANCE, Record, State, format_entry, get_game, parse_entry
-from ..i18n import Message, has, text
+from ..i18n import Message, has, text, value_text
 from ..store.database import iso
 from ..store.games import NoticeKind, NoticeRow, SeatRow, TableRow
 from .choices import ChoiceTracker
@@ -67,13 +67,15 @@ class LiveTable:
         if seat.kind == "bot" and seat.replaced is None:
             return text("words.bot_seat", lang, level=level)
         if seat.user_id is not None:
-            name = self.user_name(seat.user_id)
+            name = value_text(self.user_name(seat.user_id), lang)
             return name if seat.kind == "human" else text("words.replaced_seat", lang, name=name, level=level)
         return None
 
-    def user_name(self, user_id: int | None) -> str:
+    def user_name(self, user_id: int | None) -> str | dict[str, Any]:
+        """The person's name; one the table cannot name (their account is gone) is "player 7" as a
+        message in JSON, so that a stored notice words it in each reader's language."""
         known = self.users.get(user_id, {}) if user_id is not None else {}
-        return known.get("name", f"player {user_id}")
+        return known["name"] if "name" in known else Message("words.unknown_player", id=user_id).to_json()
 
     def names(self, lang: str = "en") -> list[str | None]:
         return [self.seat_name(s, lang) for s in self.row.seats]

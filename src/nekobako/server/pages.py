@@ -8,6 +8,7 @@ Markdown), opened by the Rules buttons at `#the-current-phase`."""
 from __future__ import annotations
 
 import contextlib
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..i18n import LANGS
+from ..i18n import LANGS, text
 from ..rules import RulesNotFound
 from ..rules.html import render_page
 from . import requests as _requests  # noqa: F401  (registers the `{name:id}` path convertor)
@@ -26,6 +27,7 @@ from .messages import clock_json, delta_state_text
 from .requests import current_user
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+log = logging.getLogger("nekobako.server")
 
 
 ASSETS = Assets(WEB_DIR)
@@ -33,7 +35,8 @@ ASSETS = Assets(WEB_DIR)
 
 async def index(request: Request) -> Response:
     if not (WEB_DIR / "index.html").is_file():
-        return PlainTextResponse("the web client is not installed (nekobako/web/index.html is missing)", 503)
+        log.error("the browser client is not installed: %s is missing", WEB_DIR / "index.html")
+        return PlainTextResponse(text("error.no_web_client", request_lang(request)), 503)
     page = request.url.path.strip("/").split("/")[0] or "lobby"  # the page app.js will show
     hub = request.app.state.hub
     table_id = request.path_params.get("table_id")

@@ -12,7 +12,7 @@ async function loadCatalogue(only = null) {
     credentials: "same-origin",
     headers: { Accept: "application/json" },
   });
-  if (!response.ok) throw new Error(`the catalogue did not load (${response.status})`);
+  if (!response.ok) throw new Error(`/api/catalogue answered ${response.status}`); // for the console; setLang words it
   const catalogue = await response.json();
   for (const l of catalogue.langs) if (catalogue[l]) STRINGS[l] = catalogue[l];
   return catalogue;
@@ -105,7 +105,12 @@ export function has(key) {
 // Switch to `next` (its words asked for first when the page does not have them yet).
 export async function setLang(next) {
   if (!LANGS.includes(next) || next === lang) return;
-  if (!STRINGS[next]) await loadCatalogue(next);
+  if (!STRINGS[next]) {
+    // said in the words the page has: the other language's are what failed
+    await loadCatalogue(next).catch((err) => {
+      throw new Error(t("app.catalogueFailed"), { cause: err });
+    });
+  }
   lang = next;
   document.documentElement.lang = lang;
   try {
