@@ -23,6 +23,13 @@ NOT_TRANSLATED |= {"action", "type", "seq", "chat", "sync", "ping", "text", "ban
 NOT_TRANSLATED |= {"nekobako", "replay", "rules", "all", "help", "board", "log", "quit", "en", "ja", "UTF"}
 NOT_TRANSLATED |= {"ismcts", "iterations", "exploration", "horizon", "round", "game", "mod", "PettingZoo"}
 NOT_TRANSLATED |= {"package", "module", "Class", "BotSpec", "choose", "view", "legal", "rng"}
+# the -h pages: the usage line's placeholders, value types and ranges, defaults, formats, addresses
+# and the tools they name
+NOT_TRANSLATED |= {"OPTIONS", "COMMAND", "ARGS", "bool", "str", "int", "float", "list", "path", "range", "x"}
+NOT_TRANSLATED |= {"random", "total", "count", "digits", "any", "max", "sum", "never", "sqlite", "SQLite"}
+NOT_TRANSLATED |= {"postgresql", "PostgreSQL", "user", "host", "db", "https", "Secure", "Forwarded"}
+NOT_TRANSLATED |= {"NAME", "open", "tables", "docs", "server", "md", "Ctrl", "TCP", "RL", "PAGER", "less"}
+NOT_TRANSLATED |= {"score", "scoring", "K", "records", "catbox", "catopomp", "serve", "solve", "simulate", "bench"}
 
 
 def english_words(japanese: str, names: list[str] | tuple[str, ...] = ()) -> set[str]:

@@ -207,3 +207,27 @@ def test_an_unknown_language_is_refused_in_english_naming_the_languages() -> Non
 def test_the_last_lang_given_words_a_mistake_as_it_words_the_rest() -> None:
     proc = run_cli("play", "--lang", "en", "--players", "x", "--lang", "ja")
     assert "「x」は整数ではありません" in proc.stderr and proc.returncode == 2
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("command", ["", *sorted(COMMANDS)])
+def test_help_is_in_the_readers_language(command: str, lang: str) -> None:
+    """`-h` of the top level and of every command: its summary, options and headings."""
+    proc = run_cli("--lang", lang, *command.split(), "--help")  # serve has no --lang of its own
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    page = proc.stdout
+    if lang == "ja":
+        assert "使い方：" in page and "オプション" in page, page
+        names = {word for name in NAMES for word in re.findall(r"[A-Za-z]{2,}", name)}
+        assert not english_words(page) - names, (english_words(page) - names, page)
+    else:
+        assert "Usage:" in page and "Options" in page and not JAPANESE.search(page), page
+        assert "cli.help." not in page, page  # every key worded
+
+
+def test_the_last_lang_words_the_help_and_the_command() -> None:
+    """`nekobako --lang ja play …` plays in Japanese: the language read before parsing is every
+    `--lang`'s default."""
+    proc = run_cli("--lang", "ja", *SOLO, input="1\n" * 80)
+    assert proc.returncode == 0 and JAPANESE.search(proc.stdout), proc.stdout[-2000:]
+    assert "キャット・イン・ザ・ボックス" in run_cli("--lang", "ja", "-h").stdout

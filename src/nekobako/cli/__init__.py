@@ -11,16 +11,18 @@ from typer._click import exceptions as click_errors
 from .. import __version__
 from ..i18n import text
 from . import bench, play, replay, rules, serve, simulate, solve
-from .common import argv_lang
+from .common import argv_lang, lang_option
+from .help import voice_help
 from .usage import print_usage_error
 
+HELP_OPTIONS = ["-h", "--help"]
 app = typer.Typer(
     name="nekobako",
-    help="Cat in the Box, Catopomp and Shut the Box: serve, play, rules, replay, solve, simulate, bench.",
+    help="cli.help.nekobako",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},  # every sub-command inherits -h
+    context_settings={"help_option_names": HELP_OPTIONS},  # every sub-command inherits -h
 )
 
 
@@ -32,11 +34,10 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(
-        False, "--version", "-V", callback=_version, is_eager=True, help="Print the version and exit."
-    ),
+    version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True, help="cli.help.version"),
+    lang: str = lang_option(),
 ) -> None:
-    """Options given before any sub-command (`--version`)."""
+    """Options given before any sub-command (`--version`; `--lang`, which `main` reads itself)."""
 
 
 for module in (serve, play, rules, replay, solve, simulate, bench):
@@ -44,12 +45,14 @@ for module in (serve, play, rules, replay, solve, simulate, bench):
 
 
 def main() -> None:
-    """Entry point. A mistake on the command line is worded in `--lang`'s language (exit 2, see
-    `usage.py`); Ctrl-C ends any command with exit status 130 (Typer maps it so)."""
+    """Entry point. The help pages (`help.py`) and a mistake on the command line (exit 2, see
+    `usage.py`) are worded in `--lang`'s language; Ctrl-C ends any command with exit status 130 (Typer maps it so)."""
     args = sys.argv[1:]
     lang = argv_lang(args)
     try:
-        status = app(args=args, prog_name="nekobako", standalone_mode=False)
+        command = typer.main.get_command(app)
+        voice_help(command, lang, HELP_OPTIONS)
+        status = command(args=args, prog_name="nekobako", standalone_mode=False)
     except click_errors.NoArgsIsHelpError:
         status = 2  # `nekobako` alone: the help is printed already
     except click_errors.UsageError as exc:

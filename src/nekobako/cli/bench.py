@@ -23,13 +23,13 @@ from .common import lang_option
 
 
 def register(app: typer.Typer) -> None:
-    app.command("bench")(bench_command)
+    app.command("bench", help="cli.help.bench")(bench_command)
 
 
 def bench_command(
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
-    quick: bool = typer.Option(False, "--quick", help="One tiny repeat of everything (checks, not figures)."),
-    lang: str = lang_option("en or ja, for the table."),
+    as_json: bool = typer.Option(False, "--json", help="cli.help.json_table"),
+    quick: bool = typer.Option(False, "--quick", help="cli.help.bench.quick"),
+    lang: str = lang_option("cli.help.lang_table"),
 ) -> None:
     """Measure playout throughput, ISMCTS iterations/s, solver time and RL env steps/s on one core."""
     settings = bench.QUICK if quick else bench.FULL

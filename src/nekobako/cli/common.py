@@ -50,7 +50,7 @@ def check_lang(value: str) -> str:
     return value
 
 
-def lang_option(help: str = "en or ja.") -> Any:
+def lang_option(help: str = "cli.help.lang") -> Any:
     """`--lang`, refused at once (exit 2, usage error) unless it is en or ja."""
     return typer.Option("en", "--lang", help=help, callback=check_lang)
 

@@ -48,7 +48,7 @@ from .simulate import parse_option_args
 
 
 def register(app: typer.Typer) -> None:
-    app.command("play")(play_command)
+    app.command("play", help="cli.help.play")(play_command)
 
 
 class Quit(Exception):
@@ -299,20 +299,16 @@ class TerminalGame:
 
 
 def play_command(
-    game: str | None = typer.Argument(None, help=f"One of: {', '.join(game_names())} (not needed with --resume)."),
-    players: int = typer.Option(2, "--players", "-p", help="Number of seats, yours included."),
-    options: list[str] = typer.Option([], "--options", "-o", help="Table option k=v (repeatable)."),
-    bots: str | None = typer.Option(
-        None, "--bots", "-b", help="Bots for the other seats in seat order, comma-separated (one name fills all)."
-    ),
-    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed for dice, deals and bots (random if absent)."),
-    seat: int | None = typer.Option(None, "--seat", help="Your seat (0-based; default 0, or the record's human seat)."),
+    game: str | None = typer.Argument(None, help="cli.help.play.game"),
+    players: int = typer.Option(2, "--players", "-p", help="cli.help.play.players"),
+    options: list[str] = typer.Option([], "--options", "-o", help="cli.help.options"),
+    bots: str | None = typer.Option(None, "--bots", "-b", help="cli.help.play.bots"),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="cli.help.play.seed"),
+    seat: int | None = typer.Option(None, "--seat", help="cli.help.play.seat"),
     lang: str = lang_option(),
-    record_path: str | None = typer.Option(
-        None, "--record", help="File or directory for the record (default ./records/; with --resume, that file)."
-    ),
-    resume: Path | None = typer.Option(None, "--resume", help="Continue the unfinished game of this record."),
-    auto: bool = typer.Option(False, "--auto", help="Play your forced moves (a single legal action) for you."),
+    record_path: str | None = typer.Option(None, "--record", help="cli.help.play.record"),
+    resume: Path | None = typer.Option(None, "--resume", help="cli.help.play.resume"),
+    auto: bool = typer.Option(False, "--auto", help="cli.help.play.auto"),
 ) -> None:
     """Play against bots in the terminal; the record is saved at the end (or when input ends)."""
     err = Console(stderr=True, soft_wrap=True)  # an error line is never cut in two

@@ -18,14 +18,14 @@ from .common import RecordFileError, lang_option, parse_json, print_error, read_
 
 
 def register(app: typer.Typer) -> None:
-    app.command("replay")(replay_command)
+    app.command("replay", help="cli.help.replay")(replay_command)
 
 
 def replay_command(
-    record_file: Path = typer.Argument(..., help="A record (JSON); '-' reads standard input."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
-    moves: bool = typer.Option(False, "--moves", help="List every move with the player's name, and what followed."),
-    lang: str = lang_option("en or ja, for the event log."),
+    record_file: Path = typer.Argument(..., help="cli.help.replay.record_file"),
+    as_json: bool = typer.Option(False, "--json", help="cli.help.json_tables"),
+    moves: bool = typer.Option(False, "--moves", help="cli.help.replay.moves"),
+    lang: str = lang_option("cli.help.lang_log"),
 ) -> None:
     """Replay a record; print who is to move, legal actions, scores and winners."""
     err = Console(stderr=True, soft_wrap=True)  # an error line is never cut in two

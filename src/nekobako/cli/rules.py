@@ -17,7 +17,7 @@ from .common import lang_option, print_error
 
 
 def register(app: typer.Typer) -> None:
-    app.command("rules")(rules_command)
+    app.command("rules", help="cli.help.rules")(rules_command)
 
 
 class _FoldingTable(TableElement):
@@ -51,12 +51,10 @@ def rules_markdown(markdown: str) -> Markdown:
 
 
 def rules_command(
-    game: str = typer.Argument(..., help="catbox, catopomp or shutbox."),
+    game: str = typer.Argument(..., help="cli.help.rules.game"),
     lang: str = lang_option(),
-    section: str | None = typer.Option(
-        None, "--section", help="Print one section only, by its anchor (e.g. play, scoring, options)."
-    ),
-    pager: bool = typer.Option(False, "--pager", help="Page through the text ($PAGER, else less)."),
+    section: str | None = typer.Option(None, "--section", help="cli.help.rules.section"),
+    pager: bool = typer.Option(False, "--pager", help="cli.help.rules.pager"),
 ) -> None:
     """Print the rules of a game: every rule and table option, with examples and pictures."""
     err = Console(stderr=True, soft_wrap=True)

@@ -7,27 +7,19 @@ import typer
 
 
 def register(app: typer.Typer) -> None:
-    app.command("serve")(serve_command)
+    app.command("serve", help="cli.help.serve")(serve_command)
 
 
 def serve_command(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0 for everyone)."),
-    port: int = typer.Option(8000, "--port", min=1, max=65535, help="TCP port (1–65535)."),
-    database_url: str = typer.Option(
-        "sqlite:///nekobako.db", "--database-url", help="SQLite file (default) or postgresql://user@host/db."
-    ),
-    bot_delay: float = typer.Option(
-        0.5, "--bot-delay", min=0.0, help="Seconds a bot waits before moving, so people can follow (≥ 0)."
-    ),
-    public_url: str = typer.Option(None, "--public-url", help="The address people use; https makes cookies Secure."),
-    forwarded_allow_ips: str = typer.Option(
-        None, "--forwarded-allow-ips", help="Proxies whose X-Forwarded-* headers are believed (none by default)."
-    ),
-    bot_processes: int = typer.Option(1, "--bot-processes", min=1, help="Processes for bot searches (ISMCTS)."),
-    limit: list[str] = typer.Option([], "--limit", help="NAME=N, e.g. open_tables=10 (see docs/server.md)."),
-    workers: int = typer.Option(
-        1, "--workers", min=1, max=64, help="Server processes on this port (more than 1 needs PostgreSQL)."
-    ),
+    host: str = typer.Option("127.0.0.1", "--host", help="cli.help.serve.host"),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="cli.help.serve.port"),
+    database_url: str = typer.Option("sqlite:///nekobako.db", "--database-url", help="cli.help.serve.database_url"),
+    bot_delay: float = typer.Option(0.5, "--bot-delay", min=0.0, help="cli.help.serve.bot_delay"),
+    public_url: str = typer.Option(None, "--public-url", help="cli.help.serve.public_url"),
+    forwarded_allow_ips: str = typer.Option(None, "--forwarded-allow-ips", help="cli.help.serve.forwarded_allow_ips"),
+    bot_processes: int = typer.Option(1, "--bot-processes", min=1, help="cli.help.serve.bot_processes"),
+    limit: list[str] = typer.Option([], "--limit", help="cli.help.serve.limit"),
+    workers: int = typer.Option(1, "--workers", min=1, max=64, help="cli.help.serve.workers"),
 ) -> None:
     """Serve the browser client and the game server; stop with Ctrl-C (no accepted move is lost)."""
     from ..server.run import DatabaseError, run_server

@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..engine import NekobakoError, game_names, get_game, parse_option_text
+from ..engine import NekobakoError, get_game, parse_option_text
 from ..i18n import Message
 from ..i18n import text as say
 from ..sim.runner import GameTask, check_bots, parse_bots, run_games
@@ -27,7 +27,7 @@ from .common import lang_option, os_reason, print_error
 
 
 def register(app: typer.Typer) -> None:
-    app.command("simulate")(simulate_command)
+    app.command("simulate", help="cli.help.simulate")(simulate_command)
 
 
 def parse_option_args(items: list[str]) -> dict[str, str]:
@@ -36,16 +36,16 @@ def parse_option_args(items: list[str]) -> dict[str, str]:
 
 
 def simulate_command(
-    game: str = typer.Argument(..., help=f"One of: {', '.join(game_names())}."),
-    players: int = typer.Option(..., "--players", "-p", help="Number of seats."),
-    bots: str = typer.Option("random", "--bots", "-b", help="One bot per seat, comma-separated (one name fills all)."),
-    games: int = typer.Option(100, "--games", "-n", help="Number of games."),
-    seed: int = typer.Option(0, "--seed", "-s", help="Base seed; game i uses a seed derived from (seed, i)."),
-    workers: int = typer.Option(os.cpu_count() or 1, "--workers", "-w", help="Worker processes."),
-    options: list[str] = typer.Option([], "--options", "-o", help="Table option k=v (repeatable)."),
-    records: Path | None = typer.Option(None, "--records", help="Write each game's record (JSON) here."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of tables."),
-    lang: str = lang_option("en or ja, for the tables."),
+    game: str = typer.Argument(..., help="cli.help.simulate.game"),
+    players: int = typer.Option(..., "--players", "-p", help="cli.help.simulate.players"),
+    bots: str = typer.Option("random", "--bots", "-b", help="cli.help.simulate.bots"),
+    games: int = typer.Option(100, "--games", "-n", help="cli.help.simulate.games"),
+    seed: int = typer.Option(0, "--seed", "-s", help="cli.help.simulate.seed"),
+    workers: int = typer.Option(os.cpu_count() or 1, "--workers", "-w", help="cli.help.simulate.workers"),
+    options: list[str] = typer.Option([], "--options", "-o", help="cli.help.options"),
+    records: Path | None = typer.Option(None, "--records", help="cli.help.simulate.records"),
+    as_json: bool = typer.Option(False, "--json", help="cli.help.json_tables"),
+    lang: str = lang_option("cli.help.lang_tables"),
 ) -> None:
     """Play K games between bots (seats rotate every game) and report wins with 95% intervals."""
     err = Console(stderr=True)

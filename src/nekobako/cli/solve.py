@@ -22,21 +22,19 @@ SOLVABLE = ("shutbox",)
 
 
 def register(app: typer.Typer) -> None:
-    app.command("solve")(solve_command)
+    app.command("solve", help="cli.help.solve")(solve_command)
 
 
 def solve_command(
     ctx: typer.Context,
-    game: str = typer.Argument(..., help="The game to solve: shutbox."),
-    tiles: int = typer.Option(9, "--tiles", help="Tiles on the board: 9, 10 or 12."),
-    objective: str = typer.Option(
-        "shut", "--objective", help="shut: best chance to shut the box; score: least penalty."
-    ),
-    scoring: str = typer.Option("total", "--scoring", help="Penalty for --objective score: total, count or digits."),
-    max_close: str = typer.Option("3", "--max-close", help="Tiles one roll may close: 3, 2 or any."),
-    one_die: str = typer.Option("max6", "--one-die", help="When one die may be rolled: max6, sum6 or never."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object instead of a table."),
-    lang: str = lang_option("en or ja, for the table."),
+    game: str = typer.Argument(..., help="cli.help.solve.game"),
+    tiles: int = typer.Option(9, "--tiles", help="cli.help.solve.tiles"),
+    objective: str = typer.Option("shut", "--objective", help="cli.help.solve.objective"),
+    scoring: str = typer.Option("total", "--scoring", help="cli.help.solve.scoring"),
+    max_close: str = typer.Option("3", "--max-close", help="cli.help.solve.max_close"),
+    one_die: str = typer.Option("max6", "--one-die", help="cli.help.solve.one_die"),
+    as_json: bool = typer.Option(False, "--json", help="cli.help.json_table"),
+    lang: str = lang_option("cli.help.lang_table"),
 ) -> None:
     """Solve one solo turn exactly; print its value and the best move for each opening roll."""
     err = Console(stderr=True)
