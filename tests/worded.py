@@ -23,22 +23,24 @@ NOT_TRANSLATED |= {"action", "type", "seq", "chat", "sync", "ping", "text", "ban
 NOT_TRANSLATED |= {"nekobako", "replay", "rules", "all", "help", "board", "log", "quit", "en", "ja", "UTF"}
 NOT_TRANSLATED |= {"ismcts", "iterations", "exploration", "horizon", "round", "game", "mod", "PettingZoo"}
 NOT_TRANSLATED |= {"package", "module", "Class", "BotSpec", "choose", "view", "legal", "rng"}
-# the -h pages: the usage line's placeholders, value types and ranges, defaults, formats, addresses
-# and the tools they name
-NOT_TRANSLATED |= {"OPTIONS", "COMMAND", "ARGS", "bool", "str", "int", "float", "list", "path", "range", "x"}
-NOT_TRANSLATED |= {"random", "total", "count", "digits", "any", "max", "sum", "never", "sqlite", "SQLite"}
-NOT_TRANSLATED |= {"postgresql", "PostgreSQL", "user", "host", "db", "https", "Secure", "Forwarded"}
-NOT_TRANSLATED |= {"NAME", "open", "tables", "docs", "server", "md", "Ctrl", "TCP", "RL", "PAGER", "less"}
-NOT_TRANSLATED |= {"score", "scoring", "K", "records", "catbox", "catopomp", "serve", "solve", "simulate", "bench"}
+# the -h pages only: the usage line's placeholders, value types and ranges, defaults, formats,
+# addresses and the tools they name (kept apart: in a game's text "total" or "open" is English)
+HELP_NOTATION = {"OPTIONS", "COMMAND", "ARGS", "bool", "str", "int", "float", "list", "path", "range", "x"}
+HELP_NOTATION |= {"random", "total", "count", "digits", "any", "max", "sum", "never", "sqlite", "SQLite"}
+HELP_NOTATION |= {"postgresql", "PostgreSQL", "user", "host", "db", "https", "Secure", "Forwarded"}
+HELP_NOTATION |= {"NAME", "open", "tables", "docs", "server", "md", "Ctrl", "TCP", "RL", "PAGER", "less"}
+HELP_NOTATION |= {"score", "scoring", "K", "records", "catbox", "catopomp", "serve", "solve", "simulate", "bench"}
 
 
-def english_words(japanese: str, names: list[str] | tuple[str, ...] = ()) -> set[str]:
-    """Words of two or more Latin letters left in a Japanese text once names and the untranslated
-    words above are taken out (placeholders `{x}` too)."""
+def english_words(
+    japanese: str, names: list[str] | tuple[str, ...] = (), notation: frozenset[str] | set[str] = frozenset()
+) -> set[str]:
+    """Words of two or more Latin letters left in a Japanese text once names, the untranslated
+    words above and the caller's own `notation` are taken out (placeholders `{x}` too)."""
     for name in names:
         japanese = japanese.replace(name, "")
-    notation = re.sub(r"\{\w+\}|--[\w-]+", "", japanese)  # placeholders and command-line options
-    return set(re.findall(r"[A-Za-z]{2,}", notation)) - NOT_TRANSLATED
+    bare = re.sub(r"\{\w+\}|--[\w-]+", "", japanese)  # placeholders and command-line options
+    return set(re.findall(r"[A-Za-z]{2,}", bare)) - NOT_TRANSLATED - notation
 
 
 def assert_worded(error: NekobakoError | BaseException, key: str) -> None:

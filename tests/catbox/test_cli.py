@@ -40,5 +40,5 @@ def test_replay_command_names_a_refused_entry(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad), encoding="utf-8")
     result = CliRunner().invoke(app, ["replay", str(path)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # bad input, as every other command answers it
     assert "Action 4" in result.output and "red" in result.output

@@ -74,8 +74,8 @@ def test_a_bad_action_exits_non_zero_naming_action_index_and_why(tmp_path):
 
 def test_unreadable_or_invalid_files_are_refused(tmp_path):
     missing = run("replay", str(tmp_path / "nope.json"), "--json")
-    assert missing.returncode != 0 and "cannot read" in missing.stderr
+    assert missing.returncode == 2 and "There is no file" in missing.stderr
     path = tmp_path / "broken.json"
     path.write_text("{", encoding="utf-8")
     broken = run("replay", str(path), "--json")
-    assert broken.returncode != 0 and "not JSON" in broken.stderr
+    assert broken.returncode == 2 and "not JSON" in broken.stderr
