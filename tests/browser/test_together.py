@@ -382,6 +382,9 @@ def test_lobby_filters_pages_winners_deck_presets_and_advanced_options(new_page,
     names = [detail["seats"][seat]["name"] for seat in detail["winners"]]
     bob.reload()
     bob.select_option("#filter-status", "finished")
+    # the finished list drawn first: counted on the active list, a "More" answered meanwhile would
+    # take the button away before the click
+    bob.wait_for_selector(f"li[data-table='{finished[-1]}']")
     while not bob.locator(f"li[data-table='{research}']").count():  # older than the 21 solo games
         count = bob.locator("[data-testid=table-list] li").count()
         bob.click("[data-key=more-tables]")
