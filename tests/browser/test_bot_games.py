@@ -142,7 +142,7 @@ def test_cat_in_the_box_against_bots(new_page, server, screenshot):
     player.keyboard.press("Enter")
     player.wait_for_function(
         f"() => [...document.querySelectorAll('[data-testid=trick] li, [data-testid=log] li')]"
-        f".some(li => li.innerText.includes('plays {played.split()[1]} as {played.split()[2]}'))"
+        f".some(li => li.innerText.includes('You play {played.split()[1]} as {played.split()[2]}'))"
     )
 
     play_until_over([player], lambda p: catbox_turn(p, frames))

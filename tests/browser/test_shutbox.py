@@ -81,7 +81,8 @@ def test_two_people_play_shut_the_box(new_page, screenshot):
         assert "Game over" in results.inner_text()
         assert page.locator("[data-testid=replay-link]").get_attribute("href") == f"/replay/{table}"
         log = page.inner_text("[data-testid=log]")
-        assert "rolls two dice" in log and "shuts" in log
+        assert "rolls two dice" in log and "shuts" in log  # the other player's moves
+        assert "You roll two dice" in log and "You shut" in log  # one's own, in the second person
     screenshot(alice, "shutbox-over")
     screenshot(bob, "shutbox-over-phone")
 

@@ -52,7 +52,7 @@ def test_plural_entries_have_english_one_and_other() -> None:
 
 
 def test_second_person_forms_stand_beside_their_base() -> None:
-    yous = [k for k in ENTRIES if k.endswith(".you") and re.search(r"\.(event|prompt|refusal)\.", k)]
+    yous = [k for k in ENTRIES if k.endswith(".you") and re.search(r"\.(event|prompt|refusal|act)\.", k)]
     assert len(yous) >= 15
     for key in yous:
         base = key.removesuffix(".you")

@@ -104,7 +104,7 @@ export function buildLog(view, info, names, gameModule, notices = []) {
   };
   flushEvents(0);
   history.forEach(([seat, text], i) => {
-    const words = gameModule.describeAction(seat, text, names);
+    const words = gameModule.describeAction(seat, text, names, view.seat ?? null);
     if (words && nextRound !== null) {
       out.push(heading(nextRound));
       nextRound = null;

@@ -4,7 +4,7 @@
 // a hand card is offered when some legal action names its number; after choosing a card the
 // colours offered are those with a legal `play N colour` (also clickable on the board).
 import { h, roving, svg } from "../dom.js";
-import { joinNames, t } from "../i18n.js";
+import { joinNames, t, you } from "../i18n.js";
 import { breakdownTable, CHANCE, playerDot } from "./common.js";
 
 export function roundText(view) {
@@ -73,18 +73,20 @@ export function roundOf(event) {
   return event.kind === "round_started" ? event.data.round : null;
 }
 
-export function describeAction(seat, text, names) {
+// `viewer`: the reader's seat, whose own moves read in the second person ("You roll two dice").
+export function describeAction(seat, text, names, viewer = null) {
   const words = text.split(/\s+/);
   const who = names[seat] ?? seat;
+  const say = (key, params) => t(you(key, seat === viewer), params);
   switch (words[0]) {
     case "play":
-      return t("catbox.act.play", { who, n: words[1], colour: colourName(words[2]) });
+      return say("catbox.act.play", { who, n: words[1], colour: colourName(words[2]) });
     case "discard":
-      return words[1] ? t("catbox.act.discardN", { who, n: words[1] }) : t("catbox.act.discard", { who });
+      return words[1] ? say("catbox.act.discardN", { who, n: words[1] }) : say("catbox.act.discard", { who });
     case "predict":
-      return t("catbox.act.predict", { who, n: words[1] });
+      return say("catbox.act.predict", { who, n: words[1] });
     case "deal":
-      return t("catbox.act.deal");
+      return say("catbox.act.deal");
     case "start":
       return null; // the round_started event says it
     default:

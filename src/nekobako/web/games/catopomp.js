@@ -3,7 +3,7 @@
 // all from your hell) and dice; the client parses the `legal` strings and offers only what some
 // legal play contains, and the play buttons are exactly the legal strings matching the selection.
 import { h, roving } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, you } from "../i18n.js";
 import { breakdownTable, CHANCE, dieFace, playerDot } from "./common.js";
 
 export function roundText(view) {
@@ -33,29 +33,31 @@ export function roundOf(event) {
   return event.kind === "round_start" ? event.data.round : null;
 }
 
-export function describeAction(seat, text, names) {
+// `viewer`: the reader's seat, whose own moves read in the second person ("You roll two dice").
+export function describeAction(seat, text, names, viewer = null) {
   const words = text.split(/\s+/);
   const who = names[seat] ?? seat;
+  const say = (key, params) => t(you(key, seat === viewer), params);
   switch (words[0]) {
     case "play":
     case "hell":
-      return t(`catopomp.act.${words[0]}`, { who, cards: playWords(parsePlay(text)) });
+      return say(`catopomp.act.${words[0]}`, { who, cards: playWords(parsePlay(text)) });
     case "bury":
-      return t("catopomp.act.bury", { who, card: cardName(words[1] ?? "?") });
+      return say("catopomp.act.bury", { who, card: cardName(words[1] ?? "?") });
     case "pass":
-      return t("catopomp.act.pass", { who });
+      return say("catopomp.act.pass", { who });
     case "give":
-      return t("catopomp.act.give", { who, card: cardName(words[1]) });
+      return say("catopomp.act.give", { who, card: cardName(words[1]) });
     case "discard":
-      return t("catopomp.act.discard", { who, card: cardName(words[1]) });
+      return say("catopomp.act.discard", { who, card: cardName(words[1]) });
     case "keep":
-      return t("catopomp.act.keep", { who });
+      return say("catopomp.act.keep", { who });
     case "spare":
-      return t("catopomp.act.spare", { who, n: words[1] ?? "?" });
+      return say("catopomp.act.spare", { who, n: words[1] ?? "?" });
     case "dice":
-      return t("catopomp.act.dice", { faces: words.slice(1).join(" ") });
+      return say("catopomp.act.dice", { faces: words.slice(1).join(" ") });
     case "deal":
-      return t("catopomp.act.deal");
+      return say("catopomp.act.deal");
     case "start":
       return null;
     default:

@@ -3,7 +3,7 @@
 // selected only when some legal `shut …` contains the selection plus that tile, and the shut
 // button appears when the selection is exactly a legal `shut …`.
 import { h, roving } from "../dom.js";
-import { joinNames, t } from "../i18n.js";
+import { joinNames, t, you } from "../i18n.js";
 import { breakdownTable, CHANCE, dieFace } from "./common.js";
 
 export function roundText(view) {
@@ -34,16 +34,18 @@ export function roundAfter(event) {
   return event.kind === "round_scored" ? event.data.round + 1 : null;
 }
 
-export function describeAction(seat, text, names) {
+// `viewer`: the reader's seat, whose own moves read in the second person ("You roll two dice").
+export function describeAction(seat, text, names, viewer = null) {
   const words = text.split(/\s+/);
   const who = names[seat] ?? seat;
+  const say = (key, params) => t(you(key, seat === viewer), params);
   switch (words[0]) {
     case "roll":
-      return t(words[1] === "1" ? "shutbox.act.roll1" : "shutbox.act.roll", { who });
+      return say(words[1] === "1" ? "shutbox.act.roll1" : "shutbox.act.roll", { who });
     case "dice":
-      return t("shutbox.act.dice", { faces: words.slice(1).join(" + ") });
+      return say("shutbox.act.dice", { faces: words.slice(1).join(" + ") });
     case "shut":
-      return t("shutbox.act.shut", { who, tiles: words.slice(1).join(" + ") });
+      return say("shutbox.act.shut", { who, tiles: words.slice(1).join(" + ") });
     case "start":
       return null; // the engine's `start` event says it in words
     default:
