@@ -23,6 +23,7 @@ from browser_ui import (
     position_of,
     start,
     wait_for_next_position,
+    wait_until,
 )
 from playwright.sync_api import Error as PlaywrightError
 
@@ -42,8 +43,11 @@ def _spectator_checks(spectator, frames: Frames) -> None:
 
 
 def _reload_and_resume(page, game_class: str) -> None:
-    """Reload the page: the same game comes back (own hand unchanged unless a new round was dealt)."""
+    """Reload the page: the same game comes back (own hand unchanged unless a new round was dealt).
+    The hand is read once no move of this seat is on its way: a move sent while the board still
+    showed earlier positions (paced) is answered after them, and the reload would show it played."""
     page.wait_for_selector(f".{game_class} [data-testid=hand]")
+    wait_until(page, "document.querySelector('[data-testid=game]').getAttribute('aria-busy') === 'false'")
     hand_before = page.inner_text("[data-testid=hand] .hand")
     round_before = page.inner_text("[data-testid=turn] .round")
     page.reload()

@@ -448,6 +448,7 @@ export function mount(root, { id }) {
       fresh,
     };
     board.dataset.seq = state.seq; // which server message this drawing shows (for tests and debugging)
+    board.setAttribute("aria-busy", String(state.sending)); // a move of this seat is on its way, unanswered
     const last = view.last_round;
     const summary =
       last && last.round !== state.summaryClosed && page.module.summary
