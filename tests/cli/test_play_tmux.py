@@ -6,7 +6,6 @@ import json
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 import uuid
@@ -16,11 +15,9 @@ from typing import Any
 
 import pytest
 
+from tmux_pane import kill_session, tmux
+
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
-
-
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
 
 
 def until(probe: Callable[[], Any], deadline: float) -> Any:
@@ -86,7 +83,7 @@ def test_a_game_in_tmux(tmp_path):
         screen = tmux("capture-pane", "-p", "-t", session, "-S", "-50")
         assert "Record saved" in screen or "nekobako replay" in screen, screen
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        kill_session(session)
 
 
 def plain(log) -> str:
@@ -122,4 +119,4 @@ def test_the_round_summary_comes_before_the_next_deal_in_tmux(tmp_path):
         second_deal = text.index("chance: deal", text.index("chance: deal") + 1)
         assert summary < second_deal  # the summary is shown before round 2 is dealt
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        kill_session(session)

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 import uuid
 
 import pytest
 
+from tmux_pane import kill_session, tmux
+
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
-
-
-def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
 
 
 def wait_for(session: str, text: str, deadline: float) -> str:
@@ -51,4 +48,4 @@ def test_rules_in_play_follow_the_phase(tmp_path):
         tmux("send-keys", "-t", session, "quit", "Enter")
         wait_for(session, "Record saved", deadline)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        kill_session(session)
