@@ -162,12 +162,27 @@ def test_a_catopomp_dice_play_shows_its_dice_and_strength(new_page, screenshot):
     page = new_page()
     enter_as_guest(page, "Cleo")
     table_with_bots(page, "catopomp", 3, "greedy")
-    until(page, lambda p: p.locator("[data-testid=combination] .combo-die").count() > 0, catopomp_dice_turn)
-    combo = page.locator("[data-testid=combination]").first
-    text = combo.inner_text()
-    assert "centre die" in text or "spare die" in text
-    assert combo.locator(".die").count() >= 1
-    assert combo.locator("[data-testid=strength]").inner_text().startswith("Strength: a ")
+    seen: dict = {}
+
+    def dice_play_shown(p) -> bool:
+        # read the combination at one instant: the bots play over it while the test looks
+        seen.update(
+            p.evaluate(
+                """() => {
+                  const combo = document.querySelector('[data-testid=combination]');
+                  return {dice: combo ? combo.querySelectorAll('.combo-die').length : 0,
+                          faces: combo ? combo.querySelectorAll('.die').length : 0,
+                          text: combo ? combo.innerText : '',
+                          strength: combo?.querySelector('[data-testid=strength]')?.innerText ?? ''};
+                }"""
+            )
+        )
+        return seen["dice"] > 0
+
+    until(page, dice_play_shown, catopomp_dice_turn)
+    assert "centre die" in seen["text"] or "spare die" in seen["text"]
+    assert seen["faces"] >= 1
+    assert seen["strength"].startswith("Strength: a ")
     assert "soul gem" in page.inner_text("[data-testid=goal]")
     assert "spare die" in page.inner_text("[data-testid=dice] .legend")
     screenshot(page, "catopomp-dice-play")
