@@ -23,7 +23,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from ..store import accounts, attempts
+from ..store import accounts, attempts, watchers
 from .conductor import Conductor
 from .drivers import drive_bots, log_if_failed, watch_clock
 from .errors import CloseCode
@@ -32,6 +32,7 @@ from .moves import Moves
 from .rooms import Rooms
 from .settings import Settings
 from .tables import Tables
+from .watchers import Watchers
 
 log = logging.getLogger("nekobako.server")
 
@@ -52,6 +53,7 @@ class Hub:
         self.workers = self.tables.workers
         self.tables.listeners.append(self.after_change)
         self.conductor = Conductor(self.tables, self.after_change, self.stop_drivers)
+        self.watchers = Watchers(self.tables, self.limits.anonymous_sockets)
         self.rooms.started = self.claim_started
         self.loop_lags: collections.deque[float] = collections.deque(maxlen=600)  # the last minute
         self.lag_task: asyncio.Task[None] | None = None
@@ -92,14 +94,15 @@ class Hub:
         }
 
     async def purge_accounts(self) -> None:
-        """Expired sessions, unused old guest accounts and rate-limit counts older than every
-        window go, at startup and then every hour."""
+        """Expired sessions, unused old guest accounts, rate-limit counts older than every window
+        and dead processes' watchers go, at startup and then every hour."""
         while not self.tables.closing:
             try:
                 sessions, guests = await self.db(accounts.purge)
                 if sessions or guests:
                     log.info("purged %s expired sessions and %s unused guest accounts", sessions, guests)
                 await self.db(attempts.purge, time.time() - PURGE_PERIOD - 60)  # older than any window
+                await self.db(watchers.purge, time.time())
             except Exception:
                 log.exception("purging sessions and guests failed; trying again in an hour")
             await asyncio.sleep(PURGE_PERIOD)
@@ -112,6 +115,7 @@ class Hub:
         signals = self.tables.signals
         signals.start(self.on_signal)
         signals.reconnected = lambda: log.info("listening to other processes again")
+        self.watchers.start()
         self.conductor.start()  # its first round claims the tables at once, without holding up the start
         if signals.enabled:
             self.presence_task = asyncio.create_task(self.keep_presence())
@@ -127,6 +131,7 @@ class Hub:
             with contextlib.suppress(BaseException):
                 await task
         await self.conductor.shutdown()
+        await self.watchers.shutdown()
         await self.tables.signals.stop()
         self.workers.close()
 
@@ -148,10 +153,10 @@ class Hub:
                 task = asyncio.create_task(self.tables.refresh(live, revision))
                 task.add_done_callback(log_if_failed)
         elif kind == "presence":
-            for key, (users, anonymous) in message.get("p", {}).items():
+            for key, users in message.get("p", {}).items():
                 live = self.tables.live.get(int(key))
                 if live is not None:
-                    self._set_elsewhere(live, str(message.get("o")), (frozenset(users), anonymous))
+                    self._set_elsewhere(live, str(message.get("o")), frozenset(users))
         elif kind == "message":
             live = self.tables.live.get(message.get("t", 0))
             if live is not None:
@@ -220,9 +225,9 @@ class Hub:
             task = asyncio.create_task(self.workers.db(signals.send, message))
             task.add_done_callback(log_if_failed)
 
-    def _set_elsewhere(self, live: LiveTable, origin: str, entry: tuple[frozenset[int], int] | None) -> None:
+    def _set_elsewhere(self, live: LiveTable, origin: str, entry: frozenset[int] | None) -> None:
         before = live.elsewhere.get(origin)
-        if entry is None or entry == (frozenset(), 0):
+        if not entry:
             live.elsewhere.pop(origin, None)
         else:
             live.elsewhere[origin] = entry
@@ -247,7 +252,7 @@ class Hub:
                     self._set_elsewhere(live, origin, None)
 
 
-def _presence(live: LiveTable) -> tuple[list[int], int]:
-    """Who is connected to `live` through this process: user ids, and how many anonymous watchers."""
-    users = sorted({c.user["id"] for c in live.connections if c.user is not None})
-    return users, sum(1 for c in live.connections if c.user is None)
+def _presence(live: LiveTable) -> list[int]:
+    """Who is connected to `live` through this process (anonymous watchers are counted in the
+    database: `watchers`)."""
+    return sorted({c.user["id"] for c in live.connections if c.user is not None})

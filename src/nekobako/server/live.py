@@ -39,8 +39,8 @@ class LiveTable:
     clock_task: asyncio.Task[None] | None = None
     clock_wake: asyncio.Event = field(default_factory=asyncio.Event)  # set on every change
     uncertain: bool = False  # a commit failed without telling whether it was stored: reload first
-    # other server processes → the users and the number of anonymous watchers connected through them
-    elsewhere: dict[str, tuple[frozenset[int], int]] = field(default_factory=dict)
+    # other server processes → the users connected through them
+    elsewhere: dict[str, frozenset[int]] = field(default_factory=dict)
     shared: Shared = field(default_factory=Shared)  # messages built once per version for all viewers
 
     @property
@@ -83,10 +83,7 @@ class LiveTable:
     def connected_users(self) -> set[int]:
         """Who watches or plays here now, through this process or (as they last said) another."""
         here = {c.user["id"] for c in self.connections if c.user is not None}
-        return here.union(*(users for users, _ in self.elsewhere.values()))
-
-    def anonymous_watchers(self) -> int:
-        return sum(1 for c in self.connections if c.user is None) + sum(n for _, n in self.elsewhere.values())
+        return here.union(*self.elsewhere.values())
 
     def detail(self, viewer: dict[str, Any] | None, lang: str = "en") -> dict[str, Any]:
         """The lobby's Table object (docs/protocol.md); its notices worded in `lang` for `viewer`."""

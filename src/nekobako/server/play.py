@@ -22,6 +22,7 @@ from . import chat
 from .connections import Connection
 from .errors import ApiError, CloseCode, Refusal, request_lang
 from .hub import Hub
+from .live import LiveTable
 from .requests import SESSION_COOKIE, current_user, valid_text
 
 MAX_TEXT = 4096
@@ -50,10 +51,19 @@ async def table_socket(ws: WebSocket) -> None:
         return
     user = await current_user(ws)
     await ws.accept()
-    if user is None and live.anonymous_watchers() >= hub.limits.anonymous_sockets:
+    place = None if user is not None else await hub.watchers.admit(live.id)  # counted over every process
+    if user is None and place is None:
         reason = "too many anonymous watchers; log in or play as a guest to watch"
         await ws.close(code=CloseCode.TOO_MANY_WATCHERS, reason=reason)
         return
+    try:
+        await _serve(hub, ws, live, user)
+    finally:
+        if place is not None:
+            await hub.watchers.leave(place)
+
+
+async def _serve(hub: Hub, ws: WebSocket, live: LiveTable, user: dict[str, Any] | None) -> None:
     deltas = ws.query_params.get("deltas") == "1"  # the browser client's choice: only what changed
     session = ws.cookies.get(SESSION_COOKIE) if user is not None else None
     conn = Connection(ws, live, user, session, deltas, request_lang(ws))

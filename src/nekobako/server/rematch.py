@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import logging
 import secrets
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import Connection
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..i18n import Message
-from ..store import rematch
+from ..store import quotas, rematch
 from ..store.games import SeatRow
 from .errors import ApiError
 from .requests import path_int, require_user
+from .seat_bots import STRONG_LEVELS
+from .settings import Limits
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -85,15 +89,25 @@ async def _answer(request: Request, accept: bool) -> JSONResponse:
         "clock": {k: v for k, v in row.clock.items() if k not in CLOCK_STATE},
         "seed": secrets.randbits(62),
     }
-    offer = await hub.db(
-        rematch.answer,
-        live.id,
-        user["id"],
-        accept=accept,
-        players=players,
-        new_table=new_table,
-        new_seats=same_seats(live),
-    )
+    seats = same_seats(live)
+    try:
+        offer = await hub.db(
+            rematch.answer,
+            live.id,
+            user["id"],
+            accept=accept,
+            players=players,
+            new_table=new_table,
+            new_seats=seats,
+            check=partial(_quotas, hub.limits, any(s.bot in STRONG_LEVELS for s in seats)),
+        )
+    except quotas.HostsTooMany as exc:
+        message = Message("error.rematch_hosting", n=exc.hosted, limit=hub.limits.open_tables)
+        raise ApiError(429, "quota", message) from None
+    except quotas.StrongBotsTooMany as exc:
+        if exc.mine is None:
+            raise ApiError(429, "quota", Message("error.quota_server")) from None
+        raise ApiError(429, "quota", Message("error.rematch_strong", n=exc.mine, limit=exc.limit)) from None
     started = offer["new_table"]
     if started is not None and accept:
         new = await hub.tables.get_fresh(started)
@@ -106,6 +120,21 @@ async def _answer(request: Request, accept: bool) -> JSONResponse:
     body = rematch_json(live, offer)
     hub.broadcast(live, {"type": "rematch", "rematch": body})
     return JSONResponse({"rematch": body})
+
+
+def _quotas(limits: Limits, strong: bool, conn: Connection, host_id: int) -> None:
+    """The new table counts as one more the host hosts, and one more with a searching bot if it
+    has one (`store.quotas`, in the transaction that would create it)."""
+    quotas.limit_hosting(conn, host_id, limits.open_tables)
+    if strong:
+        quotas.limit_strong_bots(
+            conn,
+            table_id=None,
+            host_id=host_id,
+            levels=STRONG_LEVELS,
+            per_host=limits.strong_bot_tables,
+            per_server=limits.server_strong_bot_tables,
+        )
 
 
 async def offer_or_accept(request: Request) -> JSONResponse:

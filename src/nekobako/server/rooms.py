@@ -6,17 +6,19 @@ listeners (`Tables.changed`). A refused change raises `ApiError` before anything
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any
+
+from sqlalchemy import Connection
 
 from ..bots import bot_names
 from ..engine import NekobakoError, get_game
 from ..i18n import Message
-from ..store import games
+from ..store import games, quotas
 from ..store.database import now
 from ..store.games import SeatRow
 from .choices import ChoiceTracker
@@ -25,7 +27,8 @@ from .errors import ApiError
 from .live import LiveTable, draw_chance_steps, new_notice
 from .moves import Moves
 from .seat_bots import STRONG_LEVELS
-from .tables import LIVE, Tables, retry_stale
+from .settings import Limits
+from .tables import Tables, retry_stale
 
 PAGE_SIZE = (1, 100)
 retry = retry_stale(lambda: ApiError(503, "busy", Message("error.too_fast")))
@@ -47,7 +50,6 @@ class Rooms:
         self.moves = moves
         self.limits = tables.limits
         self.started: Callable[[LiveTable], Awaitable[None]] | None = None  # after a game starts
-        self._creating = asyncio.Lock()  # one table made at a time here (SQLite has no lock to take)
 
     async def list_tables(
         self,
@@ -94,24 +96,18 @@ class Rooms:
             raise ApiError(400, "invalid_options", exc.message) from None
         clock = parse_clock(body.get("clock"))
         try:
-            async with self._creating:
-                table_id = await self.tables.db(
-                    games.create_table,
-                    game=game.name,
-                    players=players,
-                    options=options.to_json(),
-                    clock=clock,
-                    host_id=user["id"],
-                    seed=secrets.randbits(62),
-                    most_hosted=self.limits.open_tables,  # counted with the insert: every process
-                )
-        except games.HostsTooMany as exc:
-            raise ApiError(
-                429,
-                "quota",
-                f"you already host {exc.hosted} open or running tables (at most {self.limits.open_tables}); "
-                "finish or leave one first",
-            ) from None
+            table_id = await self.tables.db(
+                games.create_table,
+                game=game.name,
+                players=players,
+                options=options.to_json(),
+                clock=clock,
+                host_id=user["id"],
+                seed=secrets.randbits(62),
+                most_hosted=self.limits.open_tables,  # counted with the insert: every process
+            )
+        except quotas.HostsTooMany as exc:
+            raise quota_error(exc, self.limits) from None
         return await self.tables.get(table_id)
 
     @retry
@@ -167,8 +163,6 @@ class Rooms:
         async with live.lock:
             _require_host(live, user)
             _require_open(live)
-            if level in STRONG_LEVELS:
-                await self._check_strong_bot_quota(live, user)
             seats = [replace(s) for s in live.row.seats]
             if fill:
                 targets = [s.seat for s in seats if s.kind == "empty"]
@@ -178,7 +172,11 @@ class Rooms:
                 targets = [_empty_seat(live, body.get("seat"))]
             for index in targets:
                 seats[index] = SeatRow(index, "bot", bot=level)
-            await self.tables.persist(live, seat_rows=seats)
+            check = self._strong_bot_check(live) if level in STRONG_LEVELS else None
+            try:
+                await self.tables.persist(live, seat_rows=seats, check=check)
+            except quotas.StrongBotsTooMany as exc:
+                raise quota_error(exc, self.limits) from None
         self.tables.changed(live)
         return live
 
@@ -228,17 +226,26 @@ class Rooms:
             await self.started(live)
         return live
 
-    async def _check_strong_bot_quota(self, live: LiveTable, user: dict[str, Any]) -> None:
-        """Searching bots cost a process's whole second per move: a few tables per user and per
-        server (all processes together: counted in the database)."""
-        strong = await self.tables.db(games.tables_with_bots, STRONG_LEVELS, LIVE)
-        strong.pop(live.id, None)
-        mine = sum(1 for host in strong.values() if host == user["id"])
-        if mine >= self.limits.strong_bot_tables:
-            limit = self.limits.strong_bot_tables
-            raise ApiError(429, "quota", Message("error.quota_mine", n=mine, limit=limit))
-        if len(strong) >= self.limits.server_strong_bot_tables:
-            raise ApiError(429, "quota", Message("error.quota_server"))
+    def _strong_bot_check(self, live: LiveTable) -> Callable[[Connection], None]:
+        """Searching bots cost a process's whole second per move: a few tables per host and per
+        server (all processes together), counted in the transaction that seats the bot."""
+        return partial(
+            quotas.limit_strong_bots,
+            table_id=live.id,
+            host_id=live.row.host_id,
+            levels=STRONG_LEVELS,
+            per_host=self.limits.strong_bot_tables,
+            per_server=self.limits.server_strong_bot_tables,
+        )
+
+
+def quota_error(exc: quotas.HostsTooMany | quotas.StrongBotsTooMany, limits: Limits) -> ApiError:
+    """A quota's refusal in the reader's language."""
+    if isinstance(exc, quotas.HostsTooMany):
+        return ApiError(429, "quota", Message("error.quota_hosting", n=exc.hosted, limit=limits.open_tables))
+    if exc.mine is not None:
+        return ApiError(429, "quota", Message("error.quota_mine", n=exc.mine, limit=exc.limit))
+    return ApiError(429, "quota", Message("error.quota_server"))
 
 
 def _require_open(live: LiveTable) -> None:

@@ -295,6 +295,7 @@ class Tables:
         state: tuple[Any, ChoiceTracker] | None = None,
         users: dict[int, dict[str, Any]] | None = None,
         extra: Callable[[Any], None] | None = None,
+        check: Callable[[Any], None] | None = None,
     ) -> None:
         """Commit one change, then (and only then) show it in memory. Shielded: once the commit
         has started, cancelling the caller cannot leave memory behind the database."""
@@ -309,6 +310,7 @@ class Tables:
             entries=entries or (),
             new_notices=new_notices or (),
             extra=extra,
+            check=check,
             signal=self.signals.table_changed(live.id, live.row.revision + 1),
             hooks=self.faults if self.faults.active else None,
         )

@@ -45,9 +45,9 @@ def add_message(
     """Store one message, unless its writer stored `rate[0]` at this table in the last `rate[1]`
     seconds (then `TooMany`, nothing stored); returns it as the protocol writes it."""
     count, window = rate
-    stamp = now()
     with engine.begin() as conn:
         hold(conn, f"chat/{table_id}/{user['id']}")
+        stamp = now()  # after the lock: a writer that waited counts the one it waited for
         recent = (
             conn.execute(
                 select(chat_messages.c.created_at)

@@ -114,12 +114,18 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def hold(conn: Connection, key: str) -> None:
-    """Take PostgreSQL's lock named `key` until the transaction ends, so a count and the insert it
-    allows are one step for every server process (a quota, a rate limit). SQLite has one
-    process; its callers serialise themselves."""
+    """Take the lock named `key` until the transaction ends, so a count and the change it allows
+    are one step for every server process and thread (a quota, a rate limit). PostgreSQL locks
+    the name alone (`pg_advisory_xact_lock`); SQLite has no named locks, so a transaction that
+    has not written yet takes the database's write lock now (`BEGIN IMMEDIATE`), which every
+    other writer waits for: call it before the transaction's first read."""
     if conn.dialect.name == "postgresql":
         number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
         conn.execute(select(func.pg_advisory_xact_lock(number)))
+        return
+    driver = conn.connection.driver_connection
+    if driver is not None and not driver.in_transaction:  # pysqlite starts transactions at the first write
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def now() -> datetime:

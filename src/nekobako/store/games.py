@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol, get_args
 
-from sqlalchemy import JSON, Connection, Engine, bindparam, func, insert, select, update
+from sqlalchemy import JSON, Connection, Engine, bindparam, insert, select, update
 
-from .database import aware, hold, now
+from .database import aware, now
+from .quotas import limit_hosting
 from .schema import actions, notices, seats, tables
 
 SeatKind = Literal["empty", "human", "bot"]
@@ -65,14 +66,6 @@ class TableRow:
     notices: list[NoticeRow] = field(default_factory=list)
 
 
-class HostsTooMany(Exception):
-    """The host already hosts as many open or running tables as one may."""
-
-    def __init__(self, hosted: int):
-        super().__init__(f"{hosted} tables hosted")
-        self.hosted = hosted
-
-
 def create_table(
     engine: Engine,
     *,
@@ -85,15 +78,11 @@ def create_table(
     most_hosted: int | None = None,
 ) -> int:
     """A new open table with the host at seat 0; returns its id. With `most_hosted`: unless the
-    host already hosts that many open or running tables (`HostsTooMany`), counted in the same
-    transaction under a lock on the host, so the quota holds across server processes."""
+    host already hosts that many open or running tables (`quotas.HostsTooMany`), counted in the
+    same transaction under a lock on the host, so the quota holds across server processes."""
     with engine.begin() as conn:
         if most_hosted is not None:
-            hold(conn, f"hosting/{host_id}")
-            query = select(func.count()).where(tables.c.host_id == host_id, tables.c.status.in_(("open", "running")))
-            hosted = int(conn.execute(query).scalar_one())
-            if hosted >= most_hosted:
-                raise HostsTooMany(hosted)
+            limit_hosting(conn, host_id, most_hosted)
         result = conn.execute(
             insert(tables).values(
                 game=game,
@@ -178,26 +167,6 @@ def table_ids(
         return [r.id for r in conn.execute(query)]
 
 
-def tables_with_bots(engine: Engine, levels: Iterable[str], statuses: Iterable[str]) -> dict[int, int | None]:
-    """Tables (id → host) with one of `statuses` where a bot of one of `levels` plays for itself."""
-    query = (
-        select(tables.c.id, tables.c.host_id)
-        .where(tables.c.status.in_(list(statuses)))
-        .where(
-            select(seats.c.table_id)
-            .where(
-                seats.c.table_id == tables.c.id,
-                seats.c.kind == "bot",
-                seats.c.bot.in_(list(levels)),
-                seats.c.replaced.is_(None),
-            )
-            .exists()
-        )
-    )
-    with engine.connect() as conn:
-        return {r.id: r.host_id for r in conn.execute(query)}
-
-
 def revisions(engine: Engine, table_ids: Iterable[int]) -> dict[int, int]:
     """The stored revision of each table named (to find copies in memory that fell behind)."""
     with engine.connect() as conn:
@@ -220,8 +189,9 @@ class StaleCopy(Exception):
 class Change:
     """One change to one table, committed only if the table is still at `revision`. Actions are
     inserted at `first_seq`, `first_seq+1`… (the primary key refuses a second writer of the same
-    seq, too); `seat_rows` are the seats that changed (only those are written). `extra` runs
-    inside the same transaction (ratings of a finished game); `signal` — (channel, payload) — is
+    seq, too); `seat_rows` are the seats that changed (only those are written). `check` runs
+    in the same transaction before it is written and refuses it by raising (a quota counted under
+    its lock: `store.quotas`); `extra` runs after it (ratings of a finished game); `signal` — (channel, payload) — is
     a PostgreSQL notification sent by the same transaction, so other processes hear of the
     change exactly when it commits; `hooks` inject faults in tests (they raise before the change
     is written or after it is committed)."""
@@ -233,6 +203,7 @@ class Change:
     first_seq: int = 0
     entries: Sequence[str] = ()
     new_notices: Sequence[NoticeRow] = ()
+    check: Callable[[Connection], None] | None = None
     extra: Callable[[Connection], None] | None = None
     signal: tuple[str, str] | None = None
     hooks: CommitHooks | None = None
@@ -254,36 +225,42 @@ def commit_change(engine: Engine, table_id: int, *, revision: int, **fields: Any
 
 def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exception]:
     """Commit changes to several tables in one transaction (one disk flush for all of them: group
-    commit). Per change: the new revision, or the exception that kept it out — `StaleCopy` or a
-    fault raised before any of its rows was written; the others are committed all the same. Any
-    other error rolls the whole transaction back and is raised (nothing of any change is stored).
+    commit). Per change: the new revision, or the exception that kept it out — `StaleCopy`, its
+    `check`'s refusal or a fault raised before any of its rows was written; the others are
+    committed all the same. Any other error rolls the whole transaction back and is raised
+    (nothing of any change is stored).
 
     The table row is updated first, so on PostgreSQL a second writer waits for the row and then
-    finds the revision moved on."""
+    finds the revision moved on. Changes with a `check` go first: the quota locks they take are
+    taken before any table row, so two processes never wait for each other in a circle."""
     stamp = now()
-    results: list[int | Exception] = []
     write = _write_postgres if engine.dialect.name == "postgresql" else _write
+    results: dict[int, int | Exception] = {}
+    checked_first = sorted(range(len(changes)), key=lambda i: changes[i].check is None)
     with engine.begin() as conn:
-        for change in changes:
-            if change.hooks is not None:
-                try:
+        for index in checked_first:
+            change = changes[index]
+            try:
+                if change.hooks is not None:
                     change.hooks.before_commit(change.plays)
-                except Exception as exc:  # an injected failure, before any row of this change
-                    results.append(exc)
-                    continue
+                if change.check is not None:
+                    change.check(conn)
+            except Exception as exc:  # an injected failure or a refusal, before any row of this change
+                results[index] = exc
+                continue
             if not write(conn, change, stamp):  # its first statement changed nothing
-                results.append(StaleCopy(f"table {change.table_id} is no longer at revision {change.revision}"))
+                results[index] = StaleCopy(f"table {change.table_id} is no longer at revision {change.revision}")
                 continue
             if change.extra is not None:
                 change.extra(conn)
-            results.append(change.revision + 1)
+            results[index] = change.revision + 1
     for index, change in enumerate(changes):
         if change.hooks is not None and not isinstance(results[index], Exception):
             try:
                 change.hooks.after_commit(change.plays)
             except Exception as exc:  # an injected lost acknowledgement: stored, reported as failed
                 results[index] = exc
-    return results
+    return [results[index] for index in range(len(changes))]
 
 
 def _write(conn: Connection, change: Change, stamp: datetime) -> bool:

@@ -1,14 +1,15 @@
 """Rematch offers: one per finished table. Each answer is one transaction that locks the offer
-row, so two people accepting at once (even in two server processes) create one new table."""
+row, so two people accepting at once (even in two server processes) create one new table; the
+host's quotas are counted in that transaction too (`store.quotas`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
-from .database import aware, iso, now
+from .database import aware, hold, iso, now
 from .games import SeatRow, seat_values
 from .schema import rematch_offers, seats, tables
 
@@ -28,11 +29,15 @@ def answer(
     players: Sequence[int],
     new_table: dict[str, Any],
     new_seats: Sequence[SeatRow],
+    check: Callable[[Connection, int], None] | None = None,
 ) -> dict[str, Any]:
     """`user_id` accepts (the first answer makes the offer) or declines. When everyone in `players`
     has accepted, the new table (`new_table`: the game_tables values; host = who offered) is
-    created with `new_seats` in the same transaction. Returns the offer after the answer."""
+    created with `new_seats` in the same transaction, once `check(conn, host)` passes: it counts
+    the host's quotas under their locks and refuses by raising, which stores nothing of this
+    answer. Returns the offer after the answer."""
     with engine.begin() as conn:
+        hold(conn, f"rematch/{table_id}")  # SQLite: answers one at a time (PostgreSQL locks the row)
         query = select(rematch_offers).where(rematch_offers.c.table_id == table_id).with_for_update()
         row = conn.execute(query).first()
         if row is None:
@@ -63,6 +68,8 @@ def answer(
                 row = conn.execute(query).first()
                 assert row is not None
         if row.declined_by is None and row.new_table_id is None and set(players) <= set(row.accepted):
+            if check is not None:
+                check(conn, row.offered_by)
             new_id = _create(conn, {**new_table, "host_id": row.offered_by}, new_seats)
             conn.execute(
                 update(rematch_offers).where(rematch_offers.c.table_id == table_id).values(new_table_id=new_id)

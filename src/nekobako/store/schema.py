@@ -174,3 +174,15 @@ attempts = Table(
     Column("key", String(200), nullable=False, index=True),
     Column("at", Float, nullable=False),
 )
+
+watchers = Table(
+    "watchers",
+    metadata,
+    # one row per anonymous watcher's socket, held by the server process it is connected through
+    # until `until` (Unix time); the process renews its rows every second, so a dead process's
+    # watchers stop counting within seconds (the per-table limit: `store.watchers`)
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("holder", String(80), nullable=False),
+    Column("until", Float, nullable=False),
+)
