@@ -90,6 +90,19 @@ def test_the_strong_bot_quota_holds_when_two_processes_are_asked_at_once(databas
     engine.dispose()
 
 
+def test_a_burst_of_guest_accounts_from_one_address_gets_exactly_the_limit(database_url, tmp_path) -> None:
+    """Eight guest accounts asked for at once from one address, over two processes (one on
+    SQLite, whose threads the database's write lock orders): three are made, five refused."""
+    with two_servers(database_url, tmp_path, "--limit=guests_per_hour=3") as (first, second):
+        askers = [Client(first if i % 2 else second) for i in range(8)]
+        answers = at_once(
+            [lambda c=client, i=i: c.post("/api/auth/guest", {"name": f"g{i}"}) for i, client in enumerate(askers)]
+        )
+        assert sorted(a.status_code for a in answers) == [201] * 3 + [429] * 5
+        for client in askers:
+            client.close()
+
+
 def first_word(seat: Seat) -> int | None:
     """None when the socket was let in (its first message came), else its close code."""
     try:

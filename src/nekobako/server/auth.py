@@ -10,7 +10,6 @@ Sign-ups and guests are counted per address per hour. The counts are kept in the
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import time
 from collections.abc import Awaitable, Callable
@@ -52,24 +51,19 @@ class LoginLimiter:
 
     An attempt counts from the moment it starts, and is forgotten only if it succeeds: counting
     failures only once they are known would let a burst of parallel guesses (all checked before
-    the first slow hash is verified) get past the limit. Checking and counting is one step: under
-    a lock in this process, and under the keys' locks in PostgreSQL across processes."""
+    the first slow hash is verified) get past the limit. Checking and counting is one step, under
+    the keys' locks in the database (`store.attempts`), in one process or several."""
 
-    def __init__(
-        self, db: Database, name: str, limit: int = MAX_FAILURES, window: float = WINDOW, what: str = "failed logins"
-    ) -> None:
+    def __init__(self, db: Database, name: str, limit: int = MAX_FAILURES, window: float = WINDOW) -> None:
         self.db = db
         self.name = name  # keys of different limits never count for each other
         self.limit = limit
         self.window = window
-        self.what = what
-        self._lock = asyncio.Lock()
 
     async def begin(self, keys: list[str]) -> list[int]:
         """Refuse (429) or count one attempt as failed until `succeeded` says otherwise."""
         named = [f"{self.name}/{key}" for key in keys]
-        async with self._lock:
-            wait, ids = await self.db(attempts.begin, named, self.limit, self.window, time.time())
+        wait, ids = await self.db(attempts.begin, named, self.limit, self.window, time.time())
         if wait:
             seconds = int(wait) + 1
             raise ApiError(
@@ -89,8 +83,8 @@ class Throttles:
 
     def __init__(self, limits: Limits, db: Database) -> None:
         self.logins = LoginLimiter(db, "login")
-        self.guests = LoginLimiter(db, "guest", limits.guests_per_hour, HOUR, "guest accounts from your address")
-        self.signups = LoginLimiter(db, "signup", limits.signups_per_hour, HOUR, "new accounts from your address")
+        self.guests = LoginLimiter(db, "guest", limits.guests_per_hour, HOUR)  # guest accounts per address
+        self.signups = LoginLimiter(db, "signup", limits.signups_per_hour, HOUR)  # new accounts per address
 
 
 def check_password(value: Any) -> str:

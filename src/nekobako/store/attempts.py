@@ -2,9 +2,8 @@
 limits hold however many server processes share it.
 
 An attempt is stored when it starts and deleted if it succeeds (a failed login stays counted for
-the window). On PostgreSQL the keys are locked for the transaction (`pg_advisory_xact_lock`), so
-two processes checking the same key cannot both slip under the limit; within one process the
-caller serialises (`server.auth.LoginLimiter`).
+the window). The keys are locked for the transaction (`database.hold`), so two requests checking
+the same key, in one process or two, cannot both slip under the limit.
 """
 
 from __future__ import annotations
