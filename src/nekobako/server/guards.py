@@ -16,6 +16,7 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from .. import i18n  # i18n.Message: starlette.types has a Message of its own
 from .errors import error_body, request_lang
@@ -35,6 +36,15 @@ SECURITY_HEADERS = {
 def origin_of(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def same_origin_socket(ws: WebSocket) -> bool:
+    """Browsers send `Origin` on WebSocket handshakes; refuse pages of other sites (the cookie
+    would otherwise let them play for our user). Clients without `Origin` are not browsers."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
 
 
 def cross_site(headers: Headers, scheme: str, public_url: str | None) -> bool:

@@ -24,9 +24,9 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .errors import CloseCode
+from .guards import same_origin_socket
 from .hub import Hub
 from .live import LiveTable
-from .play import _same_origin
 
 PERIOD = 1.0  # seconds: at most one message per page this often
 MAX_PAGES = 5000  # lobby sockets per process; more are closed (their pages poll)
@@ -75,7 +75,7 @@ class LobbyFeed:
     async def serve(self, ws: WebSocket) -> None:
         """One lobby page: told each new revision until it leaves. Each page waits on its own, so a
         slow one holds up nobody."""
-        if not _same_origin(ws):
+        if not same_origin_socket(ws):
             await ws.close(code=CloseCode.FOREIGN_ORIGIN)
             return
         await ws.accept()

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -21,6 +20,7 @@ from ..i18n import Message
 from . import chat
 from .connections import Connection
 from .errors import ApiError, CloseCode, Refusal, request_lang
+from .guards import same_origin_socket
 from .hub import Hub
 from .live import LiveTable
 from .requests import SESSION_COOKIE, current_user, valid_text
@@ -29,18 +29,9 @@ MAX_TEXT = 4096
 MAX_ACTION = 200
 
 
-def _same_origin(ws: WebSocket) -> bool:
-    """Browsers send `Origin` on WebSocket handshakes; refuse pages of other sites (the cookie
-    would otherwise let them play for our user). Clients without `Origin` are not browsers."""
-    origin = ws.headers.get("origin")
-    if origin is None:
-        return True
-    return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
-
-
 async def table_socket(ws: WebSocket) -> None:
     hub: Hub = ws.app.state.hub
-    if not _same_origin(ws):
+    if not same_origin_socket(ws):
         await ws.close(code=CloseCode.FOREIGN_ORIGIN)  # before accepting: the handshake is refused with HTTP 403
         return
     try:
