@@ -20,6 +20,7 @@ from .options import Options, OptionSpec, parse_option_text, parse_options
 from .playout import play_out, random_playout, random_step
 from .record import Record, fill_chance, format_entry, parse_entry, replay, summary
 from .registry import GAME_MODULES, check_game_name, game_names, get_game
+from .viewlog import ReadOnlyDict, ReadOnlyList, ViewLog
 
 __all__ = [
     "CHANCE",
@@ -36,11 +37,14 @@ __all__ = [
     "NekobakoError",
     "OptionSpec",
     "Options",
+    "ReadOnlyDict",
+    "ReadOnlyList",
     "Record",
     "SearchHints",
     "SeatView",
     "State",
     "UnknownGame",
+    "ViewLog",
     "check_game_name",
     "check_text",
     "envelope",

@@ -23,6 +23,7 @@ from ..i18n import Message, catalogue
 from ..i18n.events import describe
 from .errors import IllegalAction, InvalidOptions, MalformedAction
 from .options import Options, OptionSpec, parse_options
+from .viewlog import ReadOnlyDict, ReadOnlyList, ViewLog, kept, read_only, shown
 
 if TYPE_CHECKING:
     from .record import Record
@@ -343,7 +344,7 @@ class State(ABC, Generic[A]):
 
     `__slots__ = ()` here and a full `__slots__` in every game: a misspelt attribute raises instead
     of quietly creating a new one, and the conformance suite can check that `clone` copies every
-    slot."""
+    slot. Every game has a `view_log` slot, `{}` in a new state and shared by `clone` (viewlog.py)."""
 
     __slots__ = ()
 
@@ -352,6 +353,7 @@ class State(ABC, Generic[A]):
     options: Options
     history: list[tuple[int, A]]
     events: list[Event]
+    view_log: ViewLog  # JSON already made for views (viewlog.py): {} when made, shared by `clone`
 
     # -- who moves ---------------------------------------------------------------------------------
     @property
@@ -436,7 +438,7 @@ class State(ABC, Generic[A]):
         view: dict[str, Any] = {
             "game": game.name,
             "players": self.players,
-            "options": self.options.to_json(),
+            "options": kept(self, "options", self.options, Options.to_json),
             "seat": seat,
             "seq": len(self.history),
             "to_move": self.to_move_json(),
@@ -445,11 +447,37 @@ class State(ABC, Generic[A]):
             "scores": self.scores(),
             "round_scores": self.round_scores(),
             "winners": self.winners(),
-            "history": [[s, game.redact(s, a, seat)] for s, a in self.history],
-            "events": [e.to_json() for e in self.events],
+            "history": self._history_json(seat),
+            "events": shown(self, "events", self.events, _event_json),
         }
         view.update(self.private_view(seat))
         return view
+
+    def _history_json(self, seat: int | None) -> list[Any]:
+        """The history as `seat` reads it: the settled entries' JSON from the view log, the open
+        ones (see `settled`) made afresh."""
+        history, settled = self.history, self.settled()
+
+        def make(entry: tuple[int, A]) -> ReadOnlyList:
+            return ReadOnlyList((entry[0], self.settled_text(entry[0], entry[1], seat)))
+
+        if settled >= len(history):
+            return shown(self, seat, history, make)
+        redact = self.game.redact
+        out = shown(self, seat, history[:settled], make)
+        out += [ReadOnlyList((s, redact(s, a, seat))) for s, a in history[settled:]]
+        return out
+
+    def settled(self) -> int:
+        """How many history entries read the same to each viewer from now on, so views keep their
+        JSON (`viewlog.py`): all of them, unless a game hides an entry only for a while (Catopomp's
+        spare faces, while the spare phase is open), where the entries it may still hide begin."""
+        return len(self.history)
+
+    def settled_text(self, actor: int, action: A, viewer: int | None) -> str:
+        """How a settled history entry reads to `viewer`: `Game.redact`, unless the game reveals
+        more once an entry is settled (Catopomp's spare faces)."""
+        return self.game.redact(actor, action, viewer)
 
     @abstractmethod
     def private_view(self, seat: int | None) -> dict[str, Any]:
@@ -458,7 +486,7 @@ class State(ABC, Generic[A]):
     def full_view(self) -> dict[str, Any]:
         """Everything, hidden cards included: for finished games, replays and debugging."""
         view = self.view(None)
-        view["history"] = [[s, str(a)] for s, a in self.history]
+        view["history"] = shown(self, "full", self.history, _full_entry)
         view.update(self.reveal())
         return view
 
@@ -477,6 +505,14 @@ class State(ABC, Generic[A]):
             seed=seed,
             actions=[format_entry(s, a) for s, a in self.history],
         )
+
+
+def _event_json(event: Event) -> ReadOnlyDict:
+    return ReadOnlyDict(kind=event.kind, seat=event.seat, data=read_only(event.data), at=event.at)
+
+
+def _full_entry(entry: tuple[int, Any]) -> ReadOnlyList:
+    return ReadOnlyList((entry[0], str(entry[1])))
 
 
 def is_number(word: str) -> bool:

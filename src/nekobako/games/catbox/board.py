@@ -37,6 +37,15 @@ def unpack(packed: int) -> list[int]:
     return cards
 
 
+_BITS = [sum(1 << (NIBBLE * n + bit) for n in range(16)) for bit in range(NIBBLE)]
+
+
+def card_count(packed: int) -> int:
+    """How many cards packed counts hold (`len(unpack(packed))`, without the list: a view asks
+    for every seat's): each bit of every count, weighted, counted at C speed."""
+    return sum(((packed & mask).bit_count() << bit) for bit, mask in enumerate(_BITS))
+
+
 def _plays_by_mask(colour: int) -> tuple[tuple[Play, ...], ...]:
     return tuple(tuple(PLAYS[n][colour] for n in range(1, 10) if mask >> n & 1) for mask in range(1 << 10))
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from ...engine import CHANCE, Event, FrozenData, IllegalAction, MalformedAction, Options, Record, State
+from ...engine import CHANCE, Event, FrozenData, IllegalAction, MalformedAction, Options, Record, State, ViewLog
 from ...i18n import Message
 from .actions import DISCARDS, CatboxAction, Deal, Discard, Play, Predict, Start
 from .board import DISCARDS_BY_MASK, NIBBLE, PLAYS_BY_MASK, Table, unpack
@@ -82,6 +82,7 @@ class CatboxState(State[CatboxAction]):
         "trick",
         "tricks",
         "tricks_done",
+        "view_log",
         "winners_",
         "xs",
     )
@@ -93,6 +94,7 @@ class CatboxState(State[CatboxAction]):
         self.table = table
         self.history: list[tuple[int, CatboxAction]] = []
         self.events: list[Event] = []
+        self.view_log: ViewLog = {}
         self.phase = START
         self.round = 1
         self.start = 0
@@ -416,6 +418,7 @@ class CatboxState(State[CatboxAction]):
         new = CatboxState.__new__(CatboxState)
         new.game, new.players, new.options, new.table = self.game, self.players, self.options, self.table
         new.history, new.events = self.history[:], self.events[:]
+        new.view_log = self.view_log
         new.phase, new.round, new.start = self.phase, self.round, self.start
         new.current, new.leader, new.to_move_ = self.current, self.leader, self.to_move_
         new.hands, new.held, new.discards = self.hands[:], self.held[:], self.discards[:]

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...engine import SeatView, envelope
+from ...engine.viewlog import kept
 from .actions import PLAYS, CatboxAction, Deal, Discard, Play, Predict
-from .board import Table, unpack
+from .board import Table, card_count, unpack
 from .layouts import COLOURS
 from .phases import DEAL, DISCARD, PHASE_NAMES, PLAY, PREDICT, START
 from .scoring import bonus_earned
@@ -147,13 +148,13 @@ def private_view(state: CatboxState, seat: int | None) -> dict[str, Any]:
         "prediction_values": [p.value for p in table.predicts],
         "tricks": list(state.tricks),
         "trick": plays_json(state.trick),
-        "last_trick": last_trick_json(state.last_trick),
+        "last_trick": kept(state, "last_trick", state.last_trick, last_trick_json),
         "leader": state.leader if state.phase == PLAY else None,
         "red_broken": state.red_broken,
         "discarded": [bool(d) for d in state.discards],
-        "hand_counts": [len(unpack(h)) for h in state.hands],
+        "hand_counts": list(map(card_count, state.hands)),
         "paradox": state.paradox if state.paradox >= 0 else None,
-        "last_round": last_round_json(table, state.last_round),
+        "last_round": kept(state, "last_round", state.last_round, lambda end: last_round_json(table, end)),
         "prompt": prompt(state, seat),
         "goal": _message("goal_two" if n == 2 else "goal", None, rounds=n),
     }

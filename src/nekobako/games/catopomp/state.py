@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...engine import CHANCE, Event, IllegalAction, MalformedAction, State
+from ...engine import CHANCE, Event, IllegalAction, MalformedAction, State, ViewLog
 from ...i18n import Message
 from . import actions as A
 from .cards import CATLETON, SLOTS, card_json, card_text
@@ -64,6 +64,7 @@ class CatopompState(State[A.Action]):
         "transfer_to",
         "undealt",
         "used",
+        "view_log",
     )
 
     def __init__(self, game: CatopompGame, players: int, options: Any, rules: Rules):
@@ -73,6 +74,7 @@ class CatopompState(State[A.Action]):
         self.rules = rules
         self.history: list[tuple[int, A.Action]] = []
         self.events: list[Event] = []
+        self.view_log: ViewLog = {}
         self.phase = START
         self.round = 1
         self.start_player = 0
@@ -532,6 +534,7 @@ class CatopompState(State[A.Action]):
         new.rules = self.rules
         new.history = self.history.copy()
         new.events = self.events.copy()
+        new.view_log = self.view_log
         new.phase = self.phase
         new.round = self.round
         new.start_player = self.start_player
@@ -574,15 +577,13 @@ class CatopompState(State[A.Action]):
         return [s for s in range(self.players) if self.gems[s] > 0]
 
     # -- views ---------------------------------------------------------------------------------------------
-    def view(self, seat: int | None) -> dict[str, Any]:
-        view = super().view(seat)
-        # spare choices are hidden only while the spare phase that made them is still open
-        history = view["history"]
-        for index in range(min(self.spare_hidden_from, len(self.history))):
-            _actor, action = self.history[index]
-            if action.kind == A.SPARE:
-                history[index][1] = str(action)
-        return view
+    def settled(self) -> int:
+        """Spare faces chosen by others are hidden only while the spare phase that made them is
+        open: the entries from its first choice on may still change."""
+        return min(self.spare_hidden_from, len(self.history))
+
+    def settled_text(self, actor: int, action: A.Action, viewer: int | None) -> str:
+        return str(action) if action.kind == A.SPARE else self.game.redact(actor, action, viewer)
 
     def private_view(self, seat: int | None) -> dict[str, Any]:
         return private_view(self, seat)

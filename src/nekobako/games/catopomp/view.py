@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...engine import MalformedAction, SeatView, envelope
+from ...engine.viewlog import kept
 from ...i18n import Message
 from . import actions as A
-from .cards import card_from_json, card_json, cards_of
+from .cards import SLOTS, card_from_json, card_json, cards_of
 from .phases import BURY, PHASE_NAMES, PLAY, SPARE, TRANSFER
 
 if TYPE_CHECKING:
@@ -43,7 +44,16 @@ class Shown(NamedTuple):
 
 
 def _cards(counts: list[int]) -> list[int | str]:
-    return [card_json(c) for c in cards_of(counts)]
+    """`card_json` of `cards_of(counts)` in one pass; most hells are empty (a view shows every seat's)."""
+    out: list[int | str] = []
+    if any(counts):
+        for card in range(1, SLOTS):
+            if counts[card]:
+                out += [_CARD_JSON[card]] * counts[card]
+    return out
+
+
+_CARD_JSON = [card_json(card) for card in range(SLOTS)]
 
 
 def _table(play: A.Play | None, owner: int) -> dict[str, Any] | None:
@@ -114,7 +124,7 @@ def private_view(state: CatopompState, seat: int | None) -> dict[str, Any]:
         "passed": [s for s in players if state.passed >> s & 1],
         "transfer_to": state.transfer_to if state.transfer_to >= 0 else None,
         "removed": _cards(state.removed),
-        "last_round": last_round_json(state.last_round),
+        "last_round": kept(state, "last_round", state.last_round, last_round_json),
         "prompt": prompt(state, seat),
         "goal": _message("goal"),
     }

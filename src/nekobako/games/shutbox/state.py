@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ...engine import CHANCE, Event, IllegalAction, MalformedAction, NekobakoError, Options, State
+from ...engine import CHANCE, Event, IllegalAction, MalformedAction, NekobakoError, Options, State, ViewLog
 from ...i18n import Message
 from .actions import Action, Dice, Roll, Shut, Start
 from .options import ELIMINATION_AT, ROUND_LIMIT
@@ -92,6 +92,7 @@ class ShutState(State[Action]):
         "history",
         "options",
         "players",
+        "view_log",
     )
 
     def __init__(self, game: ShutTheBox, players: int, options: Options):
@@ -100,6 +101,7 @@ class ShutState(State[Action]):
         self.options = options
         self.history: list[tuple[int, Any]] = []
         self.events: list[Event] = []
+        self.view_log: ViewLog = {}
         t = tables(options.tiles, options.max_close, options.one_die)
         self._shuts = t.shuts
         self._rolls = t.rolls
@@ -375,6 +377,7 @@ class ShutState(State[Action]):
         new.options = self.options
         new.history = self.history.copy()
         new.events = self.events.copy()
+        new.view_log = self.view_log
         new._shuts = self._shuts
         new._rolls = self._rolls
         new._full = self._full
