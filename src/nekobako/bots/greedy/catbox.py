@@ -78,6 +78,8 @@ class GreedyBot:
         best_led = max((card.number for _, card in trick if card.colour == led), default=0)
         covered = [view.covered(me, c) for c in range(len(view.rows))]
         hand = list(view.hand)
+        free = _free_cells(view)
+        own = _own_cells(view, me)
         scores = []
         for number, colour in plays:
             if not trick:
@@ -95,30 +97,37 @@ class GreedyBot:
                     score = -number if wins else 10 + number
                 if colour != led and covered[led]:
                     score -= 0.6  # declaring off the led colour uncovers our X for it
-            score -= _paradox_risk(view, hand, covered, led, number, colour)
-            bonus = 0.4 * _neighbours(view, me, number, colour)
+            score -= _paradox_risk(free, hand, covered, led, number, colour)
+            bonus = 0.4 * _neighbours(view, own, number, colour)
             scores.append(score + bonus - (0.2 if colour == RED and need <= 0 else 0.0))
         return scores
 
 
-def _paradox_risk(view: CatboxView, hand: list[int], covered: list[bool], led: int, number: int, colour: int) -> float:
+def _free_cells(view: CatboxView) -> list[set[int]]:
+    """Per colour, the numbers whose cell is still empty (read once per decision)."""
+    return [
+        {n for n, cell in zip(numbers, row, strict=True) if cell is None}
+        for numbers, row in zip(view.numbers, view.board, strict=True)
+    ]
+
+
+def _paradox_risk(
+    free: list[set[int]], hand: list[int], covered: list[bool], led: int, number: int, colour: int
+) -> float:
     """How much a play endangers our next turn: with no (colour, number) cell left for the cards
     we keep we cause a paradox (−1 per trick, no bonus); with few, others may fill them first.
-    `covered`: our X tokens now; `led`: the trick's led colour (-1 when we lead)."""
-    rest = hand.copy()
-    rest.remove(number)
-    if len(rest) <= 1:  # the last card of a hand is never played
+    `free`: empty cells per colour (`_free_cells`); `covered`: our X tokens now; `led`: the
+    trick's led colour (-1 when we lead)."""
+    if len(hand) <= 2:  # the last card of a hand is never played
         return 0.0
-    numbers = view.numbers
-    board = view.board
+    kept = set(hand) if hand.count(number) > 1 else set(hand) - {number}
     options = 0
     for r, open_x in enumerate(covered):
         if not open_x or (r == led and led != colour):  # declaring off the led colour uncovers its X
             continue
-        for n in set(rest):
-            c = numbers[r].index(n)
-            if board[r][c] is None and not (r == colour and n == number):
-                options += 1
+        options += len(kept & free[r])
+        if r == colour and number in kept and number in free[r]:
+            options -= 1  # the cell this play takes
     return PARADOX_COST if options == 0 else FEW_OPTIONS_COST / options
 
 
@@ -143,13 +152,13 @@ def _hand_tricks(hand: Sequence[int], top: int, players: int) -> float:
     return 0.8 * sum(weights.get(n, 0.0) for n in hand) * (4 / players if players > 2 else 1.6)
 
 
-def _neighbours(view: CatboxView, me: int, number: int, colour: int) -> int:
-    """Own tokens orthogonally next to the cell (colour, number) on the physical board."""
-    board = view.board
+def _own_cells(view: CatboxView, me: int) -> set[tuple[int, int]]:
+    """The physical cells (row, column) holding our tokens (read once per decision)."""
+    return {(r, c) for r, row in enumerate(view.board) for c, cell in enumerate(row) if cell == me}
+
+
+def _neighbours(view: CatboxView, own: set[tuple[int, int]], number: int, colour: int) -> int:
+    """Own tokens (`_own_cells`) orthogonally next to the cell (colour, number) on the physical board."""
     r = colour
     c = view.numbers[r].index(number)
-    count = 0
-    for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-        if 0 <= rr < len(board) and 0 <= cc < len(board[rr]) and board[rr][cc] == me:
-            count += 1
-    return count
+    return ((r - 1, c) in own) + ((r + 1, c) in own) + ((r, c - 1) in own) + ((r, c + 1) in own)
