@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from nekobako.engine import CHANCE, ReadOnlyDict, ReadOnlyList, State, game_names, get_game, replay
 
 GAMES = [(name, players) for name in game_names() for players in (2, 3, 4)]
-SOME = settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+SOME = settings(max_examples=5, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 
 
 def step(state: State[Any], rng: random.Random) -> State[Any]:
