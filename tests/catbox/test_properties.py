@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from nekobako.engine import CHANCE, IllegalAction, random_step
 from nekobako.games.catbox import GAME
 from nekobako.games.catbox.actions import DISCARDS, PLAYS, PREDICTS, Deal
-from nekobako.games.catbox.board import pack, unpack
+from nekobako.games.catbox.board import card_count, pack, unpack
 
 TABLES = [(2, "white"), (3, "white"), (3, "purple"), (4, "white"), (4, "purple"), (5, "purple")]
 DEALT = {2: 10, 3: 10, 4: 10, 5: 9}
@@ -229,3 +229,9 @@ def test_determinization_spreads_unknown_cards_evenly():
             counts[n] += 1
     for n, seen in counts.items():
         assert abs(seen / samples - 2.5) < 0.1, (n, seen / samples)
+
+
+@given(st.lists(st.integers(1, 15), max_size=40).filter(lambda cards: max(map(cards.count, cards), default=0) < 16))
+def test_card_count_counts_packed_cards(cards):
+    """Views' hand counts come from the packed counts without unpacking them."""
+    assert card_count(pack(cards)) == len(unpack(pack(cards))) == len(cards)

@@ -37,13 +37,18 @@ def unpack(packed: int) -> list[int]:
     return cards
 
 
-_BITS = [sum(1 << (NIBBLE * n + bit) for n in range(16)) for bit in range(NIBBLE)]
+_ONES, _TWOS, _FOURS, _EIGHTS = (sum(1 << (NIBBLE * n + bit) for n in range(16)) for bit in range(NIBBLE))
 
 
 def card_count(packed: int) -> int:
     """How many cards packed counts hold (`len(unpack(packed))`, without the list: a view asks
     for every seat's): each bit of every count, weighted, counted at C speed."""
-    return sum(((packed & mask).bit_count() << bit) for bit, mask in enumerate(_BITS))
+    return (
+        (packed & _ONES).bit_count()
+        + ((packed & _TWOS).bit_count() << 1)
+        + ((packed & _FOURS).bit_count() << 2)
+        + ((packed & _EIGHTS).bit_count() << 3)
+    )
 
 
 def _plays_by_mask(colour: int) -> tuple[tuple[Play, ...], ...]:

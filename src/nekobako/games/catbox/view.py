@@ -108,7 +108,11 @@ def last_round_json(table: Table, end: RoundEnd | Shown | None) -> dict[str, Any
 
 
 def x_tokens(xs: Any) -> list[dict[str, bool]]:
-    return [{c: bool(x >> i & 1) for i, c in enumerate(COLOURS)} for x in xs]
+    return [dict(_X_TOKENS[x]) for x in xs]
+
+
+_X_TOKENS = [{c: bool(x >> i & 1) for i, c in enumerate(COLOURS)} for x in range(1 << len(COLOURS))]
+"""Per X mask, `{colour: covered}`: each view gets its own copies."""
 
 
 def board_cells(state: CatboxState) -> list[list[int | str | None]]:
