@@ -9,6 +9,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
+from nekobako.engine.viewlog import read_only
 from nekobako.server.deltas import apply, diff
 
 scalars = (
@@ -163,3 +164,11 @@ def test_delta_messages_rebuild_what_full_messages_say(sqlite_server):
         full.close()
         mine.ws.close()
         watcher.ws.close()
+
+
+@given(json_values)
+def test_a_read_only_copy_is_no_change(value):
+    """The engine's views share read-only entries (engine/viewlog.py): the same JSON as a plain
+    copy, so no patch between them."""
+    assert diff(copy.deepcopy(value), read_only(copy.deepcopy(value))) is None
+    assert diff(read_only(copy.deepcopy(value)), copy.deepcopy(value)) is None

@@ -27,13 +27,11 @@ def _same(a: Json, b: Json) -> bool:
     docs/engine.md), so the old message's parts are often the new one's: no need to look inside."""
     if a is b:
         return True
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(value, b[key]) for key, value in a.items())
+    if isinstance(a, dict):  # the view log's read-only dicts and lists are dicts and lists here
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(value, b[key]) for key, value in a.items())
     if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
+        return isinstance(b, list) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and bool(a == b)
 
 
 def diff(old: Json, new: Json) -> dict[str, Json] | None:
