@@ -99,13 +99,20 @@ def browser() -> Iterator[object]:
 
 
 class PageErrors:
-    """Collects uncaught JavaScript errors of the pages a test opens; a test ends with none."""
+    """Collects uncaught JavaScript errors of the pages a test opens, and what their Content-Security-Policy
+    refused; a test ends with none."""
 
     def __init__(self) -> None:
         self.errors: list[str] = []
 
     def watch(self, page) -> None:
         page.on("pageerror", lambda exc: self.errors.append(f"{page.url}: {exc}"))
+        page.on("console", lambda msg: self._console(page, msg))
+
+    def _console(self, page, msg) -> None:
+        # what the page's Content-Security-Policy refused did not happen (a colour not updated, …)
+        if msg.type == "error" and "Content Security Policy" in msg.text:
+            self.errors.append(f"{page.url}: {msg.text}")
 
 
 @pytest.fixture

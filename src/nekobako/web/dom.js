@@ -99,7 +99,12 @@ function patchNode(old, node) {
     // a <details> the reader opened stays open
     if (!node.hasAttribute(name) && !(name === "open" && old.nodeName === "DETAILS")) old.removeAttribute(name);
   }
-  for (const { name, value } of node.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  for (const { name, value } of node.attributes) {
+    if (old.getAttribute(name) === value) continue;
+    // the page's Content-Security-Policy refuses a style attribute set as text; CSSOM is allowed
+    if (name === "style") old.style.cssText = node.style.cssText;
+    else old.setAttribute(name, value);
+  }
   for (const [type, fn] of Object.entries(node.__on || {})) listen(old, type, fn);
   if (old.__on) for (const type of Object.keys(old.__on)) if (!node.__on?.[type]) old.__on[type] = null;
   if ("value" in node && old.value !== node.value && document.activeElement !== old && old.nodeName !== "BUTTON")
