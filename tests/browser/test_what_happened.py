@@ -95,6 +95,15 @@ WATCH_SUMMARIES = """() => {
   }).observe(document.body, {childList: true, subtree: true});
 }"""
 
+# Every trick outcome the page shows ("… won trick 3"), in the order shown.
+WATCH_OUTCOMES = """() => {
+  window.__outcomes = [];
+  new MutationObserver(() => {
+    for (const el of document.querySelectorAll('.trick-outcome'))
+      if (!window.__outcomes.includes(el.textContent)) window.__outcomes.push(el.textContent);
+  }).observe(document.body, {childList: true, subtree: true, characterData: true});
+}"""
+
 
 def test_the_round_summary_shows_the_final_board_and_breakdown_until_closed(new_page, screenshot):
     page = new_page()
@@ -104,7 +113,10 @@ def test_the_round_summary_shows_the_final_board_and_breakdown_until_closed(new_
     assert "Pred." not in headers  # no predictions at 2 players: no empty column
     assert "(" not in page.inner_text("[data-testid=players] tbody th")  # "Bot 1 · random", no brackets
     page.evaluate(WATCH_SUMMARIES)  # every summary the page shows, even if answered by a quick move
+    page.evaluate(WATCH_OUTCOMES)
     play_until_over([page], catbox_turn)
+    outcomes = page.evaluate("window.__outcomes")
+    assert outcomes and not [o for o in outcomes if "Bea" in o], outcomes  # one's own trick: "You won trick 2"
     seen = page.evaluate("window.__summaries")
     assert [s["title"] for s in seen] == ["Round 1 is over", "Round 2 is over"]
     for summary in seen:
@@ -116,6 +128,10 @@ def test_the_round_summary_shows_the_final_board_and_breakdown_until_closed(new_
     page.wait_for_timeout(1500)  # an observation window, not synchronisation: it must not go by itself
     assert "Round 2 is over" in summary.inner_text()
     screenshot(page, "catbox-round-summary")
+    page.set_viewport_size({"width": 390, "height": 844})  # on a phone the breakdown fits the page
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width}px wide on a 390px phone"
+    page.set_viewport_size({"width": 1280, "height": 900})
     # the log holds the whole game, grouped by round, each move before what it caused
     titles = page.locator("[data-testid=log] .log-round-title").all_inner_texts()
     assert titles == ["Round 1", "Round 2"]
@@ -177,9 +193,12 @@ def test_a_catopomp_dice_play_shows_its_dice_and_strength(new_page, screenshot):
                 }"""
             )
         )
+        texts.append(seen["text"])
         return seen["dice"] > 0
 
+    texts: list[str] = []
     until(page, dice_play_shown, catopomp_dice_turn)
+    assert not [x for x in texts if "played by Cleo" in x]  # one's own play: "played by you"
     assert "centre die" in seen["text"] or "spare die" in seen["text"]
     assert seen["faces"] >= 1
     assert seen["strength"].startswith("Strength: a ")

@@ -53,8 +53,8 @@ export function news(before, view, names) {
   const out = [];
   const trickWords = (last) =>
     last.winner !== null && last.winner !== undefined
-      ? t("catbox.trickWon", { name: names[last.winner], n: last.trick })
-      : t("catbox.trickParadox", { name: names[last.paradox], n: last.trick });
+      ? t(you("catbox.trickWon", last.winner === view.seat), { name: names[last.winner], n: last.trick })
+      : t(you("catbox.trickParadox", last.paradox === view.seat), { name: names[last.paradox], n: last.trick });
   const round = view.last_round;
   const newRound = round && round.round !== before.last_round?.round;
   const trickKey = (v) => (v.last_trick ? `${v.round}:${v.last_trick.trick}` : null);
@@ -120,7 +120,7 @@ export function render(view, ctx) {
           "div",
           { class: "banner paradox", role: "alert", "data-testid": "paradox" },
           "⚡ ",
-          t("catbox.paradox", { name: ctx.names[view.paradox] }),
+          t(you("catbox.paradox", view.paradox === ctx.me), { name: ctx.names[view.paradox] }),
         )
       : null;
 
@@ -156,7 +156,7 @@ function researchBoard(view, ctx, playsForChosen, act, board = view.board, title
           content = "";
           label = t("catbox.cellEmpty", { colour: colourName(colour), n });
         } else if (cell === "observed" || cell === "blocker") {
-          content = h("span", { class: `token neutral ${cell}` }, "◆");
+          content = h("span", { class: `token neutral ${cell}` }, "▩");
           label = t("catbox.cellOf", { colour: colourName(colour), n, who: t(`catbox.${cell}`) });
         } else {
           content = h(
@@ -214,9 +214,19 @@ function researchBoard(view, ctx, playsForChosen, act, board = view.board, title
           { class: "small muted legend" },
           view.red_broken ? t("catbox.redBroken") : t("catbox.redNotBroken"),
           view.centre?.revealed ? ` · ${t("catbox.centre", { cards: view.centre.revealed.join(", ") })}` : "",
+          neutralLegend(board),
           ` · ${t("catbox.legend")}`,
         ),
   );
+}
+
+// The neutral tokens on the board, named by shape (never by colour alone): observed tokens, or
+// blockers at 2 players.
+function neutralLegend(board) {
+  const cells = board.flat();
+  if (cells.includes("blocker")) return ` · ${t("catbox.legendBlocker")}`;
+  if (cells.includes("observed")) return ` · ${t("catbox.legendObserved")}`;
+  return "";
 }
 
 // The trick in play; when none is (a trick just completed, or the round ended), the last finished
@@ -255,12 +265,17 @@ function trickArea(view, ctx) {
 export function lastTrick(last, ctx, fresh = false) {
   const outcome =
     last.winner !== null && last.winner !== undefined
-      ? h("p", { class: "trick-outcome" }, "★ ", t("catbox.trickWon", { name: ctx.names[last.winner], n: last.trick }))
+      ? h(
+          "p",
+          { class: "trick-outcome" },
+          "★ ",
+          t(you("catbox.trickWon", last.winner === ctx.me), { name: ctx.names[last.winner], n: last.trick }),
+        )
       : h(
           "p",
           { class: "trick-outcome paradox" },
           "⚡ ",
-          t("catbox.trickParadox", { name: ctx.names[last.paradox], n: last.trick }),
+          t(you("catbox.trickParadox", last.paradox === ctx.me), { name: ctx.names[last.paradox], n: last.trick }),
         );
   return h(
     "div",
@@ -352,7 +367,7 @@ export function summary(view, ctx) {
             "p",
             { "data-testid": "paradox-hand" },
             "⚡ ",
-            t("catbox.paradoxHand", { name: ctx.names[last.paradox] }),
+            t(you("catbox.paradoxHand", last.paradox === ctx.me), { name: ctx.names[last.paradox] }),
             " ",
             (last.paradox_hand || []).map((n) => h("span", { class: "card small-card" }, n)),
           )

@@ -25,7 +25,10 @@ export function cardName(card) {
 export function news(before, view, names) {
   const round = view.last_round;
   if (!round || round.round === before.last_round?.round) return [];
-  return [`${t("table.summaryTitle", { n: round.round })}.`, t("catopomp.lostGem", { name: names[round.loser] })];
+  return [
+    `${t("table.summaryTitle", { n: round.round })}.`,
+    t(you("catopomp.lostGem", round.loser === view.seat), { name: names[round.loser] }),
+  ];
 }
 
 // The event that begins a round, for the log's round headings.
@@ -264,7 +267,7 @@ export function combination(table, ctx, fresh = false) {
       "p",
       {},
       playerDot(table.owner),
-      t("catopomp.tableBy", { text: playWords(p), name: ctx.names[table.owner] }),
+      t(you("catopomp.tableBy", table.owner === ctx.me), { text: playWords(p), name: ctx.names[table.owner] }),
       table.from === "hell" ? h("span", { class: "badge hell-badge" }, t("catopomp.fromHell")) : null,
     ),
     h("p", { class: "strength", "data-testid": "strength" }, strengthWords(table)),
@@ -283,7 +286,12 @@ export function summary(view, ctx) {
   return h(
     "div",
     { class: "summary-body" },
-    h("p", { class: "banner" }, "♦ ", t("catopomp.lostGem", { name: ctx.names[last.loser] })),
+    h(
+      "p",
+      { class: "banner" },
+      "♦ ",
+      t(you("catopomp.lostGem", last.loser === ctx.me), { name: ctx.names[last.loser] }),
+    ),
     breakdownTable(
       ["table.player", "catopomp.cardsLeft", "catopomp.hell", "catopomp.gems"],
       last.seats.map((s, seat) =>
