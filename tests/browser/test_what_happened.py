@@ -117,6 +117,7 @@ def test_the_round_summary_shows_the_final_board_and_breakdown_until_closed(new_
     play_until_over([page], catbox_turn)
     outcomes = page.evaluate("window.__outcomes")
     assert outcomes and not [o for o in outcomes if "Bea" in o], outcomes  # one's own trick: "You won trick 2"
+    assert "Bea" not in page.inner_text("[data-testid=results] .winners")  # "You win!" or the others' names
     seen = page.evaluate("window.__summaries")
     assert [s["title"] for s in seen] == ["Round 1 is over", "Round 2 is over"]
     for summary in seen:

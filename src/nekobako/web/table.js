@@ -209,11 +209,7 @@ export function mount(root, { id }) {
     if (!view) return;
     const said = before && page.module?.news ? page.module.news(before, view, names()) : [];
     if (view.over && !before?.over) {
-      const winners = (view.winners || []).map((s) => names()[s]);
-      said.push(
-        `${t("table.over")}.`,
-        t(winners.length > 1 ? "table.winners" : "table.winner", { names: joinNames(winners) }),
-      );
+      said.push(`${t("table.over")}.`, winnersLine(view, names()));
     } else if (isMine(view) && !isMine(before)) said.push(t("table.yourTurn"));
     announce(said.join(" "));
   }
@@ -715,6 +711,14 @@ export function scoreTable(view, names, module) {
   );
 }
 
+// Who won, in words: "You win!" to the one winner reading it; the reader among several is "you".
+export function winnersLine(view, names) {
+  const winners = view.winners || [];
+  if (winners.length === 1 && winners[0] === view.seat) return t("table.winner.you");
+  const named = winners.map((s) => (s === view.seat ? t("words.reader") : names[s]));
+  return t(winners.length > 1 ? "table.winners" : "table.winner", { names: joinNames(named) });
+}
+
 // `table` (optional): the table, so the people's names link to their pages.
 export function resultsPanel(view, results, names, id, table = null) {
   const winners = view.winners || [];
@@ -726,12 +730,7 @@ export function resultsPanel(view, results, names, id, table = null) {
     "div",
     { class: "results-inner" },
     h("h2", { tabindex: "-1", "data-key": "results-title" }, t("table.over")),
-    h(
-      "p",
-      { class: "winners" },
-      "★ ",
-      t(winners.length > 1 ? "table.winners" : "table.winner", { names: joinNames(winners.map((s) => names[s])) }),
-    ),
+    h("p", { class: "winners" }, "★ ", winnersLine(view, names)),
     h(
       "table",
       { class: "scores" },

@@ -62,7 +62,9 @@ export function news(before, view, names) {
   else if (newRound && round.last_trick) out.push(trickWords(round.last_trick));
   if (newRound) {
     const best = Math.max(...round.seats.map((s) => s.points));
-    const seats = round.seats.flatMap((s, seat) => (s.points === best ? [names[seat]] : []));
+    const seats = round.seats.flatMap((s, seat) =>
+      s.points === best ? [seat === view.seat ? t("words.reader") : names[seat]] : [],
+    );
     out.push(t("table.roundBest", { n: round.round, names: joinNames(seats) }));
   }
   return out;
@@ -200,7 +202,7 @@ function researchBoard(view, ctx, playsForChosen, act, board = view.board, title
       : h("h2", {}, t("catbox.board"), h("span", { class: "muted small" }, ` · ${t(`catbox.side.${layout.side}`)}`)),
     h(
       "div",
-      { class: "board-scroll" },
+      { class: "board-scroll", tabindex: "0" }, // on a phone it may scroll sideways: the keyboard reaches it
       h(
         "table",
         { class: "research-board", "data-testid": title ? "final-board" : "research-board" },

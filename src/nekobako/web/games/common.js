@@ -22,11 +22,11 @@ export function playerDot(seat) {
 }
 
 // A round summary's breakdown: one column per catalogue key (null keys are left out), one row per
-// seat as the game builds it.
+// seat as the game builds it. On a phone it may scroll sideways: a region the keyboard reaches.
 export function breakdownTable(headers, rows) {
   return h(
     "div",
-    { class: "table-scroll" },
+    { class: "table-scroll", tabindex: "0", role: "region", "aria-label": t("table.breakdown") },
     h(
       "table",
       { class: "summary-table", "data-testid": "breakdown" },
