@@ -115,19 +115,25 @@ def test_running_out_of_time_costs_one_turn_only(server) -> None:
 
 
 def test_timeouts_in_a_row_hand_the_seat_over_and_the_player_takes_it_back(server) -> None:
-    with clients(server, 2) as (alice, bob):
-        alice.guest("alice")
-        bob.guest("bob")
-        table = alice.create("shutbox", 2, clock={"kind": "realtime", "bank": 5, "timeouts": 2})
+    # three seats: after the mover's seat goes to a bot, the two others still have to time out
+    # twice each (5 s banks) before the game can end, time enough to take the seat back on a
+    # busy machine (with two seats the game could end first: 409 "not running")
+    with clients(server, 3) as players:
+        for client, name in zip(players, ("alice", "bob", "carol"), strict=True):
+            client.guest(name)
+        alice = players[0]
+        table = alice.create("shutbox", 3, clock={"kind": "realtime", "bank": 5, "timeouts": 2})
         table_id = table["id"]
-        bob.ok(bob.post(f"/api/tables/{table_id}/join"))
+        for client in players[1:]:
+            client.ok(client.post(f"/api/tables/{table_id}/join"))
         alice.ok(alice.post(f"/api/tables/{table_id}/start"))
-        a, b = alice.socket(table_id), bob.socket(table_id)
-        first = a.wait_state(lambda m: m["view"] is not None)
-        b.wait_state(lambda m: m["view"] is not None)
+        sockets = [client.socket(table_id) for client in players]
+        first = sockets[0].wait_state(lambda m: m["view"] is not None)
+        for s in sockets[1:]:
+            s.wait_state(lambda m: m["view"] is not None)
         mover = first["view"]["to_move"][0]
-        client, sock = (alice, a) if mover == 0 else (bob, b)
-        other = bob if mover == 0 else alice
+        client, sock = players[mover], sockets[mover]
+        other = players[(mover + 1) % 3]
         # two timeouts in a row: the first costs a turn, the second hands the seat to a bot
         sock.wait_state(lambda m: bool(_notices(m, "timeout", mover)), timeout=12)
         replaced = sock.wait_state(lambda m: _replaced(m, mover, "timeout"), timeout=15)
@@ -142,7 +148,7 @@ def test_timeouts_in_a_row_hand_the_seat_over_and_the_player_takes_it_back(serve
         assert back["seat"] == mover
         response = client.post(f"/api/tables/{table_id}/reclaim")
         assert response.status_code == 409  # nothing to take back any more
-        for s in (a, b):
+        for s in sockets:
             s.close()
 
 
