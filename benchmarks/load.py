@@ -15,8 +15,7 @@ SQLite file, or a new database made on the given PostgreSQL server and dropped a
 stops them afterwards. With `--processes N` (PostgreSQL only) person i plays through process
 i mod N. Several `--tables` counts run one after another; the capacity is the largest count
 whose p99 stays under 100 ms. People read whole `state` messages (as a program using the API
-might), or with `--deltas` the `delta` messages the browser reads; like the browser, they take
-the messages sent at once in one frame (`?batch=1`). `--profile` samples process 0
+might), or with `--deltas` the `delta` messages the browser reads. `--profile` samples process 0
 with py-spy (`pip install py-spy`; not a dependency) and prints where its time went.
 """
 
@@ -103,28 +102,27 @@ async def play(
     """The scripted person: think, act, time the answer; a new table is not started when a game ends.
     With `deltas`, it reads `delta` messages as the browser does (`?deltas=1`)."""
     headers = {"Cookie": f"nekobako_session={cookie}"}
-    address = f"{ws_base}/ws/tables/{table_id}?batch=1" + ("&deltas=1" if deltas else "")
+    address = f"{ws_base}/ws/tables/{table_id}" + ("?deltas=1" if deltas else "")
     async with connect(address, additional_headers=headers, max_size=2**22, open_timeout=120) as ws:
         state: dict = {}
         sent: tuple[int, float] | None = None
         while time.monotonic() < until:
             try:
                 async with asyncio.timeout(max(0.05, until - time.monotonic())):
-                    data = orjson.loads(await ws.recv())
+                    message = orjson.loads(await ws.recv())
             except TimeoutError:
                 return
-            for message in data if isinstance(data, list) else [data]:  # batch=1: several at once
-                kind = message["type"]
-                if kind == "refused":
-                    sent = None
-                if kind == "delta":
-                    message = deltas_apply(state, message["patch"])
-                elif kind != "state":
-                    continue
-                state = message
-                if sent is not None and state["seq"] > sent[0]:
-                    out.append(time.monotonic() - sent[1])
-                    sent = None
+            kind = message["type"]
+            if kind == "refused":
+                sent = None
+            if kind == "delta":
+                message = deltas_apply(state, message["patch"])
+            elif kind != "state":
+                continue
+            state = message
+            if sent is not None and state["seq"] > sent[0]:
+                out.append(time.monotonic() - sent[1])
+                sent = None
             view = state.get("view") or {}
             if view.get("over"):
                 return

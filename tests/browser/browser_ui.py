@@ -35,13 +35,9 @@ class Frames:
         if isinstance(payload, bytes):
             return
         try:
-            data = json.loads(payload)
+            msg = json.loads(payload)
         except ValueError:
             return
-        for msg in data if isinstance(data, list) else [data]:  # batch=1: an array of messages
-            self._message(msg)
-
-    def _message(self, msg: object) -> None:
         if isinstance(msg, dict) and msg.get("type") == "delta" and self.states:
             if self.states[-1].get("version") == msg["base"]:
                 self.states.append({**apply(self.states[-1], msg["patch"]), "clock": msg["clock"]})

@@ -1,8 +1,5 @@
 """One WebSocket watching or playing a table. Outgoing messages go through a queue drained by one
-writer task, so a slow client never holds up the table and messages keep their order. What is
-ready when the writer wakes goes out at once: as one frame holding a JSON array of the messages
-when the client asked for it (`?batch=1`, the browser does), since every frame written is a
-system call (the positions of a chain of moves: several messages at once).
+writer task, so a slow client never holds up the table and messages keep their order.
 
 A `state` message is built when it is sent, from the table as it is then; it carries the
 events and notices this connection has not been sent yet. Connections that would be sent the
@@ -26,21 +23,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("nekobako.server")
 
+_STATE = object()  # queue marker: send a fresh state message
+_FORCED_STATE = object()  # the same, even when nothing changed (connect, sync)
 _CLOSE = object()
 MAX_QUEUED = 256  # unsent messages before a connection is considered dead weight
-BEHIND = 8  # unsent messages past which positions that pass are no longer frozen (coalesced instead)
-
-
-class _State:
-    """Queue marker: send a state message (`force`: even when nothing changed: connect, sync),
-    built when it is sent, from the table as it is then or from the position it was frozen at
-    (`Connection.freeze`)."""
-
-    __slots__ = ("force", "position")
-
-    def __init__(self, force: bool):
-        self.force = force
-        self.position: LiveTable | None = None
 
 
 class Connection:
@@ -52,7 +38,6 @@ class Connection:
         session: str | None = None,
         deltas: bool = False,
         lang: str = "en",
-        batch: bool = False,
     ):
         self.ws = ws
         self.table = table
@@ -64,10 +49,9 @@ class Connection:
         self.sent_version = -1
         self.deltas = deltas  # the client asked for `delta` messages after the first `state`
         self.lang = lang  # the reader's language (errors.request_lang): notices' and refusals' words
-        self.batch = batch  # the client reads a frame holding a JSON array of messages (`?batch=1`)
         self.held: dict[str, Any] | None = None  # with deltas: the last full message it was sent
         self.writer: asyncio.Task[None] | None = None
-        self.queued: _State | None = None  # the state marker waiting in the queue, not built yet
+        self.state_queued = False
         self.overflowed = False
 
     @property
@@ -90,52 +74,34 @@ class Connection:
             await self.ws.close(code=code, reason=reason)
 
     def push_state(self, force: bool = False) -> None:
-        """Queue a state message; one queued state message stands for any number of changes (and
-        is made a forced one when asked)."""
-        if self.queued is not None:
-            self.queued.force = self.queued.force or force
+        """Queue a state message; one queued state message stands for any number of changes."""
+        if self.state_queued and not force:
             return
-        marker = _State(force)
-        if self._put(marker):
-            self.queued = marker
-
-    def freeze(self, position: LiveTable) -> None:
-        """The queued state message is to show `position` (a copy of the table that stays as it
-        is now: `LiveTable.snapshot`), built when its turn comes: a position that passes at once
-        (a chain of moves committed together) still reaches this reader as a message of its own,
-        which the browser paces. A reader far behind gets it coalesced."""
-        marker = self.queued
-        if marker is None or self.queue.qsize() > BEHIND:
-            return
-        marker.position = position
-        self.queued = None
+        self.state_queued = True
+        self._put(_FORCED_STATE if force else _STATE)
 
     def push(self, message: dict[str, Any]) -> None:
         self._put(message)
 
-    def _put(self, item: Any) -> bool:
+    def _put(self, item: Any) -> None:
         if self.queue.qsize() >= MAX_QUEUED:
             self.overflowed = True  # a client that sends but never reads; the reader closes it
-            return False
+            return
         self.queue.put_nowait(item)
-        return True
 
     async def _write_loop(self) -> None:
         try:
-            closing = False
-            while not closing:
-                items = [await self.queue.get()]
-                while not self.queue.empty():  # what is ready goes out in one go
-                    items.append(self.queue.get_nowait())
-                closing = _CLOSE in items
-                texts = [
-                    text for item in items[: items.index(_CLOSE) if closing else None] for text in self._texts(item)
-                ]
-                if self.batch and len(texts) > 1:
-                    await self.ws.send_text(f"[{','.join(texts)}]")
+            while True:
+                item = await self.queue.get()
+                if item is _CLOSE:
+                    return
+                if item is _STATE or item is _FORCED_STATE:
+                    self.state_queued = False
+                    if item is _STATE and self.sent_version == self.table.version:
+                        continue
+                    await self.ws.send_text(self.state_message(full=item is _FORCED_STATE))
                     continue
-                for text in texts:
-                    await self.ws.send_text(text)
+                await self.ws.send_text(encode(item))
         except (OSError, RuntimeError, WebSocketDisconnect):  # uvicorn's ClientDisconnected is an OSError
             return  # the socket went away; the reader notices and unregisters us
         except Exception:
@@ -144,30 +110,17 @@ class Connection:
             with contextlib.suppress(Exception):
                 await self.ws.close(code=CloseCode.INTERNAL, reason="internal error")
 
-    def _texts(self, item: Any) -> list[str]:
-        """The encoded messages a queue item stands for (none: a state with nothing new)."""
-        if not isinstance(item, _State):
-            return [encode(item)]
-        if self.queued is item:
-            self.queued = None
-        if item.position is not None:
-            return [self.state_message(full=item.force, table=item.position)]
-        if item.force or self.sent_version != self.table.version:
-            return [self.state_message(full=item.force)]
-        return []
-
-    def state_message(self, full: bool = False, table: LiveTable | None = None) -> str:
-        """The encoded `state` message this connection is due now, of the table or of a position
-        it passed (with deltas: a `delta` message unless `full`, as on connecting and on `sync`)."""
-        table = table or self.table
+    def state_message(self, full: bool = False) -> str:
+        """The encoded `state` message this connection is due now (with deltas: a `delta` message
+        unless `full`, as on connecting and on `sync`)."""
+        table = self.table
         version = table.version
-        seat = table.seat_of(self.user["id"] if self.user else None)
         if self.deltas:
-            text, self.held = delta_state_text(table, seat, None if full else self.held, self.lang)
+            text, self.held = delta_state_text(table, self.seat, None if full else self.held, self.lang)
             self.sent_version = version
             return text
         text, self.sent_events, self.sent_notices = state_text(
-            table, seat, self.sent_events, self.sent_notices, self.lang
+            table, self.seat, self.sent_events, self.sent_notices, self.lang
         )
         self.sent_version = version
         return text

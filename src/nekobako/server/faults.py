@@ -7,23 +7,17 @@ when the database or a bot misbehaves. Off unless the environment variable
   connection dropped between COMMIT and its reply);
 * `slow_commit`: every commit of a played action takes 0.3 s longer;
 * `bot_crash`: every bot raises instead of answering;
-* `bot_illegal`: every bot answers something no game accepts;
-* `exit_after_commit`: the process exits (status 70) right after the first commit that stores
-  three moves or more (a chain: a move and bots' answers), before anyone is told of it.
+* `bot_illegal`: every bot answers something no game accepts.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
 
 from sqlalchemy.exc import OperationalError
 
-from ..engine import CHANCE, parse_entry
-
-KNOWN = frozenset({"fail_commit", "lose_ack", "slow_commit", "bot_crash", "bot_illegal", "exit_after_commit"})
-EXIT_STATUS = 70
+KNOWN = frozenset({"fail_commit", "lose_ack", "slow_commit", "bot_crash", "bot_illegal"})
 
 
 class InjectedFault(OperationalError):
@@ -42,18 +36,16 @@ class Faults:
     def __contains__(self, name: str) -> bool:
         return name in self.active
 
-    def before_commit(self, plays: Sequence[str]) -> None:
+    def before_commit(self, has_entries: bool) -> None:
         """Blocking (runs in the database thread)."""
-        if not plays:
+        if not has_entries:
             return
         if "slow_commit" in self.active:
             time.sleep(0.3)
         if "fail_commit" in self.active:
             raise InjectedFault("injected: the commit failed")
 
-    def after_commit(self, plays: Sequence[str]) -> None:
-        if "exit_after_commit" in self.active and sum(parse_entry(e)[0] != CHANCE for e in plays) >= 3:
-            os._exit(EXIT_STATUS)
-        if plays and "lose_ack" in self.active:
+    def after_commit(self, has_entries: bool) -> None:
+        if has_entries and "lose_ack" in self.active:
             self.active.discard("lose_ack")
             raise InjectedFault("injected: the commit's acknowledgement was lost")

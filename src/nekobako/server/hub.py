@@ -54,7 +54,6 @@ class Hub:
         self.tables.listeners.append(self.after_change)
         self.conductor = Conductor(self.tables, self.after_change, self.stop_drivers)
         self.watchers = Watchers(self.tables, self.limits.anonymous_sockets)
-        self.moves.chains = self.drives  # quick bots' moves go with the move before them
         self.rooms.started = self.claim_started
         self.loop_lags: collections.deque[float] = collections.deque(maxlen=600)  # the last minute
         self.lag_task: asyncio.Task[None] | None = None
@@ -165,11 +164,8 @@ class Hub:
 
     # -- after every change: tell everyone, wake bots and the clock -----------------------------
     def _announce(self, live: LiveTable) -> None:
-        position = live.snapshot() if live.passing and live.connections else None
         for conn in list(live.connections):
             conn.push_state()
-            if position is not None:
-                conn.freeze(position)
 
     def after_change(self, live: LiveTable) -> None:
         self._announce(live)
@@ -186,10 +182,6 @@ class Hub:
             live.clock_task = asyncio.create_task(watch_clock(self.moves, live))
             live.clock_task.add_done_callback(log_if_failed)
         live.clock_wake.set()
-
-    def drives(self, live: LiveTable) -> bool:
-        """Does this process move the table's bots (it holds its lease)?"""
-        return live.id in self.conductor.held
 
     def stop_drivers(self, live: LiveTable) -> None:
         """The lease was lost (this process paused too long): its new holder drives the table."""

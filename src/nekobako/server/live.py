@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..engine import CHANCE, Record, State, format_entry, get_game, parse_entry
@@ -42,7 +42,6 @@ class LiveTable:
     # other server processes → the users connected through them
     elsewhere: dict[str, frozenset[int]] = field(default_factory=dict)
     shared: Shared = field(default_factory=Shared)  # messages built once per version for all viewers
-    passing: bool = False  # memory shows a position the next moment replaces (`Tables.show_passing`)
 
     @property
     def id(self) -> int:
@@ -51,11 +50,6 @@ class LiveTable:
     @property
     def running(self) -> bool:
         return self.row.status == "running" and self.state is not None and not self.state.is_over()
-
-    def snapshot(self) -> LiveTable:
-        """A copy that stays at this position while the table moves on (its row is copied; state,
-        lists and dicts are replaced on change, never changed in place), with its own messages."""
-        return replace(self, row=replace(self.row), shared=Shared())
 
     def seat_of(self, user_id: int | None) -> int | None:
         """The seat `user_id` plays (a seat a bot took over no longer counts)."""

@@ -57,8 +57,7 @@ async def table_socket(ws: WebSocket) -> None:
 async def _serve(hub: Hub, ws: WebSocket, live: LiveTable, user: dict[str, Any] | None) -> None:
     deltas = ws.query_params.get("deltas") == "1"  # the browser client's choice: only what changed
     session = ws.cookies.get(SESSION_COOKIE) if user is not None else None
-    batch = ws.query_params.get("batch") == "1"  # several messages to a frame, as a JSON array
-    conn = Connection(ws, live, user, session, deltas, request_lang(ws), batch)
+    conn = Connection(ws, live, user, session, deltas, request_lang(ws))
     live.connections.add(conn)
     conn.start()
     conn.push_state(force=True)

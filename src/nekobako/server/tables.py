@@ -19,13 +19,11 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import Engine
 
-from ..engine import CHANCE, parse_entry
 from ..i18n import Message
 from ..store import accounts, games
 from ..store.games import NoticeRow, SeatRow, StaleCopy
@@ -46,17 +44,6 @@ STALE_RETRIES = 8  # another process changing the same table this many times in 
 Listener = Callable[[LiveTable], None]
 P = ParamSpec("P")
 T = TypeVar("T")
-
-
-@dataclass
-class Passing:
-    """A position a chain of moves passes through before its last (`Tables.persist`): committed
-    with the rest, shown on its own."""
-
-    values: dict[str, Any]
-    entries: list[str]
-    notices: list[NoticeRow]
-    state: tuple[Any, ChoiceTracker]
 
 
 class Stale(Exception):
@@ -81,17 +68,6 @@ def retry_stale(gave_up: Callable[[], Exception]) -> Callable[[Callable[P, Await
         return attempt
 
     return wrap
-
-
-def _positions(entries: list[str]) -> list[list[str]]:
-    """Record entries cut into positions a reader is shown: each move with the chance steps after it."""
-    out: list[list[str]] = []
-    for entry in entries:
-        if out and parse_entry(entry)[0] == CHANCE:
-            out[-1].append(entry)
-        else:
-            out.append([entry])
-    return out
 
 
 def process_name() -> str:
@@ -174,21 +150,6 @@ class Tables:
         """After a change was committed and swapped in: tell every listener."""
         for listener in self.listeners:
             listener(live)
-
-    def show_passing(self, live: LiveTable) -> None:
-        """Memory shows a position that the next moment replaces (a chain committed together, or
-        several changes heard at once): the listeners are told with `live.passing` set, so that
-        messages for it are built from a copy that stays at it (`Connection.freeze`), not from
-        the table as it is when they are sent."""
-        live.passing = True
-        try:
-            for listener in self.listeners:
-                try:
-                    listener(live)
-                except Exception:  # told after the commit: it must not pass for the commit's failure
-                    log.exception("table %s: telling a position failed", live.id)
-        finally:
-            live.passing = False
 
     def values(self) -> list[LiveTable]:
         return list(self.live.values())
@@ -292,18 +253,9 @@ class Tables:
             if row.status in ("running", "finished"):
                 if state is not None and tracker is not None and row.seq >= live.row.seq:
                     new = await self.db(games.load_actions, live.id, live.row.seq)
-                    *passing, last = _positions(new) or [[]]
-                    for moves in passing:  # several moves committed together: shown one by one
-                        state, tracker = state.clone(), tracker.copy()
-                        advance(state, tracker, moves, live.row.seq)
-                        live.entries = [*live.entries, *moves]
-                        live.row.seq = len(live.entries)
-                        live.state, live.tracker = state, tracker
-                        live.version += 1
-                        self.show_passing(live)
                     state, tracker = state.clone(), tracker.copy()
-                    advance(state, tracker, last, live.row.seq)
-                    entries = [*live.entries, *last]
+                    advance(state, tracker, new, live.row.seq)
+                    entries = [*live.entries, *new]
                 else:
                     entries = await self.db(games.load_actions, live.id)
                     state, tracker = await asyncio.to_thread(rebuild, row, entries)
@@ -344,16 +296,9 @@ class Tables:
         users: dict[int, dict[str, Any]] | None = None,
         extra: Callable[[Any], None] | None = None,
         check: Callable[[Any], None] | None = None,
-        passing: Sequence[Passing] = (),
     ) -> None:
         """Commit one change, then (and only then) show it in memory. Shielded: once the commit
-        has started, cancelling the caller cannot leave memory behind the database.
-
-        `passing`: positions a chain of moves went through before the last one (the arguments
-        above are the whole chain's, the state its last). They are committed in the same
-        transaction and then shown one by one, each told to the listeners as it is in memory
-        (`show_passing`), so every reader is sent every position (the last one too: the caller's
-        `changed` then finds those messages built already)."""
+        has started, cancelling the caller cannot leave memory behind the database."""
 
         changed_seats = [new for old, new in zip(live.row.seats, seat_rows or (), strict=False) if new != old]
         change = games.Change(
@@ -372,21 +317,12 @@ class Tables:
 
         async def work() -> None:
             live.row.revision = await self.committer.commit(change)
-            notices_before = live.row.notices
-            for step in passing:
-                for key, value in step.values.items():
-                    setattr(live.row, key, value)
-                live.row.notices = [*live.row.notices, *step.notices]
-                live.state, live.tracker = step.state
-                live.entries = [*live.entries, *step.entries]
-                live.version += 1
-                self.show_passing(live)
             for key, value in (values or {}).items():
                 setattr(live.row, key, value)
             if seat_rows is not None:
                 live.row.seats = seat_rows
             if new_notices:
-                live.row.notices = [*notices_before, *new_notices]
+                live.row.notices = [*live.row.notices, *new_notices]
             if state is not None:
                 live.state, live.tracker = state
             if entries:
@@ -394,8 +330,6 @@ class Tables:
             if users:
                 live.users.update(users)
             live.version += 1
-            if passing:  # the last position's messages too, so that a reader is sent the chain in one go
-                self.show_passing(live)
 
         try:
             await asyncio.shield(asyncio.ensure_future(work()))

@@ -209,9 +209,9 @@ class Change:
     hooks: CommitHooks | None = None
 
     @property
-    def plays(self) -> Sequence[str]:
-        """The played actions it stores (none for a game's opening deal): what the fault hooks ask."""
-        return self.entries if self.first_seq > 0 else ()
+    def plays(self) -> bool:
+        """Does it store played actions (not a game's opening deal)? What the fault hooks ask."""
+        return bool(self.entries) and self.first_seq > 0
 
 
 def commit_change(engine: Engine, table_id: int, *, revision: int, **fields: Any) -> int:
@@ -368,8 +368,8 @@ def notice_values(table_id: int, notice: NoticeRow) -> dict[str, Any]:
 
 
 class CommitHooks(Protocol):
-    """Told the played actions a commit stores (none for a game's opening deal)."""
+    """Told whether a commit stores played actions (not a game's opening deal)."""
 
-    def before_commit(self, plays: Sequence[str]) -> None: ...
+    def before_commit(self, has_entries: bool) -> None: ...
 
-    def after_commit(self, plays: Sequence[str]) -> None: ...
+    def after_commit(self, has_entries: bool) -> None: ...

@@ -13,7 +13,7 @@ import { applyPatch } from "./delta.js";
 
 function socketUrl(tableId) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${location.host}/ws/tables/${tableId}?deltas=1&batch=1`;
+  return `${scheme}//${location.host}/ws/tables/${tableId}?deltas=1`;
 }
 
 let early = null; // {tableId, socket, events: [...]} until a TableSocket takes it
@@ -72,14 +72,25 @@ export class TableSocket {
       this.pingTimer = setInterval(() => this.sendRaw({ type: "ping" }), 25000);
     };
     on.message = (event) => {
-      let data;
+      let msg;
       try {
-        data = JSON.parse(event.data);
+        msg = JSON.parse(event.data);
       } catch {
         return;
       }
-      // a frame holds one message, or (batch=1) an array of messages sent at once, in order
-      for (const msg of Array.isArray(data) ? data : [data]) this.receive(msg);
+      if (msg.type === "delta") {
+        msg = this.applyDelta(msg);
+        if (!msg) return;
+      }
+      if (msg.type === "state") {
+        this.held = msg;
+        this.seq = msg.seq;
+        this.handlers.state?.(msg);
+      } else if (msg.type === "refused") {
+        this.handlers.refused?.(msg);
+      } else if (msg.type === "chat" || msg.type === "chat_history" || msg.type === "rematch") {
+        this.handlers[msg.type]?.(msg);
+      }
     };
     on.close = (event) => {
       clearInterval(this.pingTimer);
@@ -96,23 +107,6 @@ export class TableSocket {
       queueMicrotask(() => {
         for (const event of adopted.events) on[event.type](event);
       });
-  }
-
-  // One message from the server (docs/protocol.md, "Server → client").
-  receive(msg) {
-    if (msg.type === "delta") {
-      msg = this.applyDelta(msg);
-      if (!msg) return;
-    }
-    if (msg.type === "state") {
-      this.held = msg;
-      this.seq = msg.seq;
-      this.handlers.state?.(msg);
-    } else if (msg.type === "refused") {
-      this.handlers.refused?.(msg);
-    } else if (msg.type === "chat" || msg.type === "chat_history" || msg.type === "rematch") {
-      this.handlers[msg.type]?.(msg);
-    }
   }
 
   // The whole state a delta leads to, or null (then the whole state is asked for, once).
