@@ -38,7 +38,15 @@ def test_the_page_reconnects_after_a_server_restart(new_page, server):
         wait_for_next_position(page, seq)  # this seat's move landed, or the bot moved
     # stop the server while this seat is to act: then nothing moves on its own (the bot waits)
     page.wait_for_selector("[data-testid=controls] [data-action]:enabled")
-    before = page.inner_text("[data-testid=log]")
+    # no move of this seat on its way, and the log (drawn a frame after the board) settled
+    wait_until(page, "document.querySelector('[data-testid=game]').getAttribute('aria-busy') === 'false'")
+    before = ""
+    for _ in range(50):
+        page.wait_for_timeout(200)
+        now = page.inner_text("[data-testid=log]")
+        if now == before:
+            break
+        before = now
 
     server.stop()
     wait_until(page, "document.querySelector('[data-testid=turn]').innerText.includes('reconnecting')")
