@@ -96,14 +96,29 @@ async def bot_table(base: str, index: int, http: httpx.AsyncClient) -> None:
     await post(http, f"{base}/api/tables/{table_id}/leave", headers=headers)
 
 
+@dataclasses.dataclass
+class Window:
+    """The timed part: it starts once every person is connected (opening hundreds of sockets at
+    once is a burst of its own, not the steady play measured here)."""
+
+    people: int
+    connected: int = 0
+    start: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    until: float = 0.0
+
+
 async def play(
-    ws_base: str, table_id: int, cookie: str, until: float, rng: random.Random, out: list[float], deltas: bool
+    ws_base: str, table_id: int, cookie: str, window: Window, rng: random.Random, out: list[float], deltas: bool
 ) -> None:
-    """The scripted person: think, act, time the answer; a new table is not started when a game ends.
-    With `deltas`, it reads `delta` messages as the browser does (`?deltas=1`)."""
+    """The scripted person: connect, wait for the others, then think, act, time the answer; a new
+    table is not started when a game ends. With `deltas`, it reads `delta` messages as the browser
+    does (`?deltas=1`)."""
     headers = {"Cookie": f"nekobako_session={cookie}"}
     address = f"{ws_base}/ws/tables/{table_id}" + ("?deltas=1" if deltas else "")
     async with connect(address, additional_headers=headers, max_size=2**22, open_timeout=120) as ws:
+        window.connected += 1
+        await window.start.wait()
+        until = window.until
         state: dict = {}
         sent: tuple[int, float] | None = None
         while time.monotonic() < until:
@@ -170,16 +185,22 @@ async def run(
         latencies: list[float] = []
         rng = random.Random(18)
         database = make_url(url).database if url.startswith("postgres") else None
-        stored_before, sessions_before = await asyncio.to_thread(counts, url)
-        until = time.monotonic() + seconds
-        with CpuMeter(servers, database) as meter:
-            spy = start_profiler(servers[0], seconds, profile) if profile is not None else None
-            await asyncio.gather(
-                *(
-                    play(servers[i % len(servers)].ws_base, t, c, until, random.Random(rng.random()), latencies, deltas)
-                    for i, (t, c) in enumerate(seated)
-                )
+        window = Window(len(seated))
+        people = [
+            asyncio.create_task(
+                play(servers[i % len(servers)].ws_base, t, c, window, random.Random(rng.random()), latencies, deltas)
             )
+            for i, (t, c) in enumerate(seated)
+        ]
+        while window.connected < window.people and not any(p.done() for p in people):
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1)  # the first state messages read, the bots' first moves made
+        stored_before, sessions_before = await asyncio.to_thread(counts, url)
+        with CpuMeter(servers, database) as meter:
+            window.until = time.monotonic() + seconds
+            window.start.set()
+            spy = start_profiler(servers[0], seconds, profile) if profile is not None else None
+            await asyncio.gather(*people)
         stored_after, sessions_after = await asyncio.to_thread(counts, url)
         if spy is not None:
             spy.wait(timeout=60)
@@ -386,6 +407,19 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
             f"  process {index} event-loop lag: p50 {lag['p50']} ms  p90 {lag['p90']} ms  p99 {lag['p99']} ms"
             f"  (drives {answer.get('drives', '?')} tables)"
         )
+        commits = answer["commits"]
+        if "ms" in commits:
+            lines.append(
+                f"  process {index} commits: {commits['changes']} changes in {commits['transactions']} transactions,"
+                f" p50 {commits['ms']['p50']} ms  p90 {commits['ms']['p90']} ms  p99 {commits['ms']['p99']} ms"
+            )
+        if collector := answer.get("collector"):
+            pause = collector["pause_ms"]
+            lines.append(
+                f"  process {index} garbage collector: collections (gen 0/1/2)"
+                f" {'/'.join(map(str, collector['collections']))}, pauses p50 {pause['p50']} ms"
+                f"  p99 {pause['p99']} ms  longest (gen 0/1/2) {'/'.join(map(str, pause['max_by_generation']))} ms"
+            )
     if stored:
         per_action = {k: v / stored * 1000 for k, v in cpu.items()}
         rate = stored / seconds

@@ -148,6 +148,37 @@ def test_a_change_from_a_stale_copy_is_refused_and_changes_nothing(tmp_path) -> 
         engine.dispose()
 
 
+def test_one_group_commit_tells_each_change_its_own_outcome(database_url) -> None:
+    """A batch of changes to several tables (on PostgreSQL sent in one pipeline): a stale one is
+    refused alone, the others are stored with their actions, and each gets its own answer."""
+    engine = open_database(database_url)
+    try:
+        from nekobako.store import accounts
+
+        host = accounts.create_user(engine, "host", None)
+        ids = [
+            games.create_table(
+                engine, game="shutbox", players=1, options={}, clock={"kind": "none"}, host_id=host["id"], seed=i
+            )
+            for i in range(4)
+        ]
+        revisions = {t: games.load_table(engine, t).revision for t in ids}
+        stale = ids[1]
+        games.commit_change(engine, stale, revision=revisions[stale], values={"seq": 0})  # another writer first
+        batch = [
+            games.Change(t, revisions[t], values={"seq": 2}, entries=(f"entry {t} a", f"entry {t} b")) for t in ids
+        ]
+        results = games.commit_changes(engine, batch)
+        assert isinstance(results[1], StaleCopy)
+        assert [r for i, r in enumerate(results) if i != 1] == [revisions[t] + 1 for t in ids if t != stale]
+        for t in ids:
+            stored = games.load_actions(engine, t)
+            assert stored == ([] if t == stale else [f"entry {t} a", f"entry {t} b"])
+            assert games.load_table(engine, t).revision == revisions[t] + 1
+    finally:
+        engine.dispose()
+
+
 def test_several_processes_on_one_port(postgres_url, tmp_path) -> None:
     """`--workers 2`: two processes behind one port, one game played through both."""
     server = ServerProcess(postgres_url, tmp_path / "workers.log", ("--workers", "2"))

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from server_harness import clients, closed, play_out, running
 from sqlalchemy import create_engine, select, update
 
+from nekobako.server.collector import THRESHOLDS
 from nekobako.store.schema import sessions, users
 
 SMALL = (
@@ -73,6 +74,11 @@ def test_the_lobby_pages_and_filters_and_finished_tables_leave_memory(sqlite_url
         # at most one finished table stays in memory; the other is read again when asked for
         health = a.ok(a.get("/api/health"))
         assert health["tables_in_memory"] <= 3 and health["loop_lag_ms"]["samples"] > 0
+        commits = health["commits"]
+        assert commits["changes"] >= commits["transactions"] > 0 and commits["ms"]["max"] >= commits["ms"]["p50"] > 0
+        # a served process freezes what start-up made and collects young objects less often
+        collector = health["collector"]
+        assert collector["frozen"] > 10_000 and collector["thresholds"][0] == THRESHOLDS[0]
         assert a.table(solo[0])["status"] == "finished"
 
 

@@ -22,43 +22,44 @@ Json = Any
 
 
 def _same(a: Json, b: Json) -> bool:
-    """JSON equality (in Python True == 1 == 1.0; in JSON they are three different values). The
-    engine's views share their history and event entries from one version to the next (read-only,
-    docs/engine.md), so the old message's parts are often the new one's: no need to look inside."""
-    if a is b:
-        return True
-    if isinstance(a, dict):  # the view log's read-only dicts and lists are dicts and lists here
-        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(value, b[key]) for key, value in a.items())
-    if isinstance(a, list):
-        return isinstance(b, list) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    """JSON equality of two scalars (in Python True == 1 == 1.0; in JSON they are three values)."""
     return type(a) is type(b) and bool(a == b)
 
 
 def diff(old: Json, new: Json) -> dict[str, Json] | None:
-    """The patch from `old` to `new`, or None when nothing changed."""
-    if _same(old, new):
+    """The patch from `old` to `new`, or None when nothing changed. One walk over both values:
+    each part is looked at once, and a part both share (the engine's views share their history
+    and event entries from one version to the next, read-only: docs/engine.md) not at all."""
+    if old is new:
         return None
-    if isinstance(old, dict) and isinstance(new, dict):
+    if isinstance(new, dict):  # the view log's read-only dicts and lists are dicts and lists here
+        if not isinstance(old, dict):
+            return {"=": new}
         changed = {}
+        added = 0
         for key, value in new.items():
             if key not in old:
                 changed[key] = {"=": value}
-            else:
-                patch = diff(old[key], value)
-                if patch is not None:
-                    changed[key] = patch
-        removed = [key for key in old if key not in new]
+                added += 1
+            elif (before := old[key]) is not value and (patch := diff(before, value)) is not None:
+                changed[key] = patch
+        removed = [key for key in old if key not in new] if len(old) > len(new) - added else []
+        if not changed and not removed:
+            return None
         out: dict[str, Json] = {"o": changed}
         if removed:
             out["x"] = removed
         return out
-    if isinstance(old, list) and isinstance(new, list):
+    if isinstance(new, list):
+        if not isinstance(old, list):
+            return {"=": new}
         keep = min(len(old), len(new))
         inner = {}
-        for i in range(keep):
-            patch = diff(old[i], new[i])
-            if patch is not None:
+        for i, (before, after) in enumerate(zip(old, new)):  # noqa: B905 (the shorter one's length)
+            if before is not after and (patch := diff(before, after)) is not None:
                 inner[str(i)] = patch
+        if not inner and len(old) == len(new):
+            return None
         if keep and len(inner) * 2 > keep and len(inner) > 2:
             return {"=": new}  # mostly different: the new array is shorter than its patch
         out = {"a": keep}
@@ -67,7 +68,7 @@ def diff(old: Json, new: Json) -> dict[str, Json] | None:
         if inner:
             out["i"] = inner
         return out
-    return {"=": new}
+    return None if _same(old, new) else {"=": new}
 
 
 def apply(old: Json, patch: dict[str, Json] | None) -> Json:

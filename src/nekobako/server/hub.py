@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from ..store import accounts, attempts, watchers
+from .collector import CollectorWatch, tune
 from .conductor import Conductor
 from .drivers import drive_bots, log_if_failed, watch_clock
 from .errors import CloseCode
@@ -57,6 +58,7 @@ class Hub:
         self.rooms.started = self.claim_started
         self.loop_lags: collections.deque[float] = collections.deque(maxlen=600)  # the last minute
         self.lag_task: asyncio.Task[None] | None = None
+        self.collector = CollectorWatch()  # pauses of the garbage collector, for the health endpoint
         self.purge_task: asyncio.Task[None] | None = None
         self.presence_task: asyncio.Task[None] | None = None
         self.readers: dict[str, Reader] = {}  # message type → who may read it (default: everyone)
@@ -87,10 +89,11 @@ class Hub:
             "ok": True,
             "process": self.tables.origin,
             "drives": len(self.conductor.held),
-            "commits": {"changes": self.tables.committer.changes, "transactions": self.tables.committer.batches},
+            "commits": self.tables.committer.report(),
             "tables_in_memory": len(self.tables.live),
             "running": running,
             "loop_lag_ms": {"p50": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": at(1.0), "samples": len(lags)},
+            "collector": self.collector.report(),
         }
 
     async def purge_accounts(self) -> None:
@@ -119,9 +122,13 @@ class Hub:
         self.conductor.start()  # its first round claims the tables at once, without holding up the start
         if signals.enabled:
             self.presence_task = asyncio.create_task(self.keep_presence())
+        self.collector.start()
+        if self.settings.tune_collector:
+            tune()
 
     async def shutdown(self) -> None:
         self.tables.closing = True
+        self.collector.stop()
         live_tables = self.tables.values()
         tasks = [t for live in live_tables for t in (live.bot_task, live.clock_task) if t is not None]
         tasks += [t for t in (self.lag_task, self.purge_task, self.presence_task) if t is not None]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,9 @@ class LiveTable:
     # other server processes → the users connected through them
     elsewhere: dict[str, frozenset[int]] = field(default_factory=dict)
     shared: Shared = field(default_factory=Shared)  # messages built once per version for all viewers
+    # the parts of `detail` that few changes touch, with what they were made from (`_made`)
+    _made_notices: tuple[Any, dict[Any, Any]] = field(default=(None, {}), repr=False)
+    _made_seats: tuple[Any, dict[Any, Any]] = field(default=(None, {}), repr=False)
 
     @property
     def id(self) -> int:
@@ -102,7 +106,7 @@ class LiveTable:
             "clock": row.clock,
             "status": row.status,
             "host": self.users.get(row.host_id) if row.host_id is not None else None,
-            "seats": [self._seat_json(s, online, lang) for s in row.seats],
+            "seats": self._seats_json(online, lang),
             "seq": row.seq,
             "to_move": to_move,
             "over": row.status == "finished",
@@ -115,7 +119,16 @@ class LiveTable:
         }
 
     def notices(self, reader: int | None, lang: str) -> list[dict[str, Any]]:
-        return [notice_json(n, lang, reader) for n in self.row.notices]
+        """The notices as `reader` sees them in `lang` (shared: do not change the list)."""
+        notices = self.row.notices
+        return _made(
+            self, "_made_notices", notices, (reader, lang), lambda: [notice_json(n, lang, reader) for n in notices]
+        )
+
+    def _seats_json(self, online: set[int], lang: str) -> list[dict[str, Any]]:
+        seats = self.row.seats
+        key = (frozenset(online), lang, len(self.users))  # `users` only grows
+        return _made(self, "_made_seats", seats, key, lambda: [self._seat_json(s, online, lang) for s in seats])
 
     def _seat_json(self, seat: SeatRow, online: set[int], lang: str) -> dict[str, Any]:
         return {
@@ -132,6 +145,20 @@ class LiveTable:
         """The stored entries in the order they were accepted: the complete record."""
         row = self.row
         return Record(row.game, row.players, dict(row.options), row.seed, list(self.entries))
+
+
+def _made(table: LiveTable, slot: str, source: Any, key: Any, make: Callable[[], Any]) -> Any:
+    """`make()`, made once per `key` while the table's `source` (a list of its row, which every
+    change to it replaces, never changes in place) stays the same object: most changes to a
+    table are moves, which leave its seats and notices as they were, and every state message
+    and lobby page would otherwise word them all again."""
+    made_from, made = getattr(table, slot)
+    if made_from is not source:
+        made = {}
+        setattr(table, slot, (source, made))
+    if key not in made:
+        made[key] = make()
+    return made[key]
 
 
 def chance_rng(seed: int, seq: int) -> random.Random:

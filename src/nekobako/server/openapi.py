@@ -520,8 +520,9 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
     (
         "get",
         "/api/health",
-        "The answering process (its name, how many running tables it drives), its tables in memory and "
-        "its event loop's lag over the last minute (ms)",
+        "The answering process (its name, how many running tables it drives), its tables in memory, "
+        "its event loop's lag over the last minute, how long its last group commits took and how often "
+        "its garbage collector paused it (ms)",
         None,
         200,
         {
@@ -533,7 +534,20 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
                 "drives": {"type": "integer"},
                 "commits": {
                     "type": "object",
-                    "properties": {"changes": {"type": "integer"}, "transactions": {"type": "integer"}},
+                    "properties": {
+                        "changes": {"type": "integer"},
+                        "transactions": {"type": "integer"},
+                        "ms": {"type": "object", "properties": {q: {"type": "number"} for q in _QUANTILES}},
+                    },
+                },
+                "collector": {
+                    "type": "object",
+                    "properties": {
+                        "thresholds": {"type": "array", "items": {"type": "integer"}},
+                        "frozen": {"type": "integer"},
+                        "collections": {"type": "array", "items": {"type": "integer"}},
+                        "pause_ms": {"type": "object"},
+                    },
                 },
                 "tables_in_memory": {"type": "integer"},
                 "running": {"type": "integer"},

@@ -69,7 +69,7 @@ def run_server(
     """Check the database first so a bad URL fails with one clear line, then serve until stopped.
     `X-Forwarded-For` / `-Proto` are believed only from the proxies `forwarded_allow_ips` names."""
     database_url = normalize_url(database_url)
-    settings = settings or Settings(bot_delay=0.5)
+    settings = dataclasses.replace(settings or Settings(bot_delay=0.5), tune_collector=True)
     open_database(database_url).dispose()  # raises DatabaseError with the reason
     sqlite = make_url(database_url).get_backend_name() == "sqlite"
     if workers > 1 and sqlite:

@@ -43,6 +43,7 @@ class Settings:
     public_url: str | None = None  # e.g. https://games.example; https makes cookies Secure
     bot_processes: int = 1  # processes that run bot searches
     hash_threads: int = 2  # threads that hash passwords (argon2 is slow on purpose)
+    tune_collector: bool = False  # freeze start-up objects, collect less often (collector.py); serve sets it
     limits: Limits = field(default_factory=Limits)
 
     @property

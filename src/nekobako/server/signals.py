@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from sqlalchemy import Connection, Engine, text
 
 log = logging.getLogger("nekobako.server")
@@ -36,6 +36,7 @@ class Signals:
     def __init__(self, engine: Engine, origin: str):
         self.engine = engine
         self.origin = origin  # this process: signals it sent itself are not handed back
+        self._own = "," + orjson.dumps({"o": origin}).decode()[1:]  # how every payload of ours ends
         self.enabled = engine.dialect.name == "postgresql"
         self.handler: Handler | None = None
         self.task: asyncio.Task[None] | None = None
@@ -61,7 +62,7 @@ class Signals:
         )
 
     def _payload(self, message: dict[str, Any]) -> str:
-        return json.dumps({**message, "o": self.origin}, ensure_ascii=False, separators=(",", ":"))
+        return orjson.dumps({**message, "o": self.origin}).decode()
 
     def start(self, handler: Handler) -> None:
         self.handler = handler
@@ -101,8 +102,10 @@ class Signals:
                 await asyncio.sleep(min(MAX_BACKOFF, 0.1 * 2**failures))
 
     def _dispatch(self, payload: str) -> None:
+        if payload.endswith(self._own):  # every process hears its own signals too: half of them
+            return
         try:
-            message = json.loads(payload)
+            message = orjson.loads(payload)
         except ValueError:
             log.warning("a signal that is not JSON: %r", payload[:200])
             return

@@ -14,11 +14,13 @@ their copies up to date (`refresh`).
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
@@ -88,8 +90,9 @@ class Committer:
         self.waiting: list[tuple[games.Change, asyncio.Future[int]]] = []
         self.busy = False
         self.task: asyncio.Task[None] | None = None
-        self.batches = 0  # for the health endpoint: how well commits are grouped
+        self.batches = 0  # for the health endpoint: how well commits are grouped, and how long they take
         self.changes = 0
+        self.durations: collections.deque[float] = collections.deque(maxlen=1000)
 
     async def commit(self, change: games.Change) -> int:
         """The table's new revision once `change` is committed; raises what kept it out."""
@@ -100,16 +103,32 @@ class Committer:
             self.task = asyncio.create_task(self._drain())
         return await done
 
+    def report(self) -> dict[str, Any]:
+        """For the health endpoint: changes and transactions so far, and how long the last
+        transactions took (waiting for a database thread included)."""
+        durations = sorted(self.durations)
+
+        def at(q: float) -> float:
+            return round(durations[min(len(durations) - 1, int(q * len(durations)))] * 1000, 2) if durations else 0.0
+
+        return {
+            "changes": self.changes,
+            "transactions": self.batches,
+            "ms": {"p50": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": at(1.0)},
+        }
+
     async def _drain(self) -> None:
         try:
             while self.waiting:
                 batch, self.waiting = self.waiting[: self.MAX_BATCH], self.waiting[self.MAX_BATCH :]
+                started = time.perf_counter()
                 try:
                     results: list[int | Exception] = await self.tables.db(
                         games.commit_changes, [change for change, _ in batch]
                     )
                 except Exception as exc:  # nothing of the batch is stored (or it is unknown)
                     results = [exc] * len(batch)
+                self.durations.append(time.perf_counter() - started)
                 self.batches += 1
                 self.changes += len(batch)
                 for (_, done), result in zip(batch, results, strict=True):

@@ -6,6 +6,7 @@ killed (and a power cut); PostgreSQL commits are durable by default.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from datetime import UTC, datetime
@@ -143,6 +144,7 @@ def aware(value: datetime | None) -> datetime | None:
     return value.replace(tzinfo=UTC)
 
 
+@functools.lru_cache(maxsize=4096)  # a table's times are worded for every message and lobby page
 def iso(value: datetime | None) -> str | None:
     value = aware(value)
     return None if value is None else value.isoformat(timespec="seconds")

@@ -8,12 +8,12 @@ anyone was told about.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol, get_args
 
+import orjson
 from sqlalchemy import JSON, Connection, Engine, bindparam, insert, select, update
 
 from .database import aware, now
@@ -232,13 +232,15 @@ def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exce
 
     The table row is updated first, so on PostgreSQL a second writer waits for the row and then
     finds the revision moved on. Changes with a `check` go first: the quota locks they take are
-    taken before any table row, so two processes never wait for each other in a circle."""
+    taken before any table row, so two processes never wait for each other in a circle. On
+    PostgreSQL the changes without `check` or `extra` (a move, most of all) are sent together
+    in pipeline mode: one round trip for all of them, not one each."""
     stamp = now()
-    write = _write_postgres if engine.dialect.name == "postgresql" else _write
+    postgres = engine.dialect.name == "postgresql"
     results: dict[int, int | Exception] = {}
-    checked_first = sorted(range(len(changes)), key=lambda i: changes[i].check is None)
+    ready: list[int] = []  # past their hooks and checks
     with engine.begin() as conn:
-        for index in checked_first:
+        for index in sorted(range(len(changes)), key=lambda i: changes[i].check is None):
             change = changes[index]
             try:
                 if change.hooks is not None:
@@ -248,12 +250,21 @@ def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exce
             except Exception as exc:  # an injected failure or a refusal, before any row of this change
                 results[index] = exc
                 continue
-            if not write(conn, change, stamp):  # its first statement changed nothing
-                results[index] = StaleCopy(f"table {change.table_id} is no longer at revision {change.revision}")
+            if postgres and change.check is None and change.extra is None:
+                ready.append(index)  # for the pipeline below
                 continue
-            if change.extra is not None:
+            moved = _write_postgres(conn, change, stamp) if postgres else _write(conn, change, stamp)
+            results[index] = _settled(change, moved)
+            if moved and change.extra is not None:
                 change.extra(conn)
-            results[index] = change.revision + 1
+        if ready:
+            driver = conn.connection.driver_connection
+            assert driver is not None
+            with driver.pipeline():
+                sent = [(index, _send_postgres(driver, changes[index], stamp)) for index in ready]
+            for index, cursor in sent:  # the pipeline is synced: every answer is in
+                with cursor:
+                    results[index] = _settled(changes[index], cursor.fetchone() is not None)
     for index, change in enumerate(changes):
         if change.hooks is not None and not isinstance(results[index], Exception):
             try:
@@ -261,6 +272,13 @@ def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exce
             except Exception as exc:  # an injected lost acknowledgement: stored, reported as failed
                 results[index] = exc
     return [results[index] for index in range(len(changes))]
+
+
+def _settled(change: Change, moved: bool) -> int | Exception:
+    """A change's outcome once its first statement ran: its new revision, or stale (it changed nothing)."""
+    if not moved:
+        return StaleCopy(f"table {change.table_id} is no longer at revision {change.revision}")
+    return change.revision + 1
 
 
 def _write(conn: Connection, change: Change, stamp: datetime) -> bool:
@@ -293,16 +311,25 @@ def _write(conn: Connection, change: Change, stamp: datetime) -> bool:
 
 
 def _write_postgres(conn: Connection, change: Change, stamp: datetime) -> bool:
-    """A change as one statement, one round trip to the server: the table row's update (which
-    refuses a stale revision) and, each only if that row moved, the actions and notices inserted,
-    the changed seats updated and the notification sent. Sent through psycopg itself, whose
-    prepared statements (after five runs of the same text) skip planning too. False when stale."""
+    """One change, alone (`_send_postgres`). False when stale."""
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    with _send_postgres(driver, change, stamp) as cursor:
+        return cursor.fetchone() is not None
+
+
+def _send_postgres(driver: Any, change: Change, stamp: datetime) -> Any:
+    """A change as one statement: the table row's update (which refuses a stale revision) and,
+    each only if that row moved, the actions and notices inserted, the changed seats updated and
+    the notification sent. Sent through psycopg itself, whose prepared statements (after five
+    runs of the same text) skip planning too. Returns the cursor, whose one row (none when
+    stale) is read at once or after the pipeline it was sent in."""
     params: dict[str, Any] = {"id": change.table_id, "revision": change.revision}
     sets = ["revision = %(revision)s + 1"]
     for key, value in (change.values or {}).items():
         column = tables.c[key]  # a name that is not a column raises here
         json_type = isinstance(column.type, JSON)
-        params[key] = json.dumps(value) if json_type else value
+        params[key] = orjson.dumps(value).decode() if json_type else value
         sets.append(f"{column.name} = %({key})s{'::json' if json_type else ''}")
     steps = [
         f"moved AS (UPDATE {tables.name} SET {', '.join(sets)}"
@@ -336,7 +363,7 @@ def _write_postgres(conn: Connection, change: Change, stamp: datetime) -> bool:
             n_kind=[n.kind for n in rows],
             n_seat=[n.seat for n in rows],
             n_seq=[n.seq for n in rows],
-            n_data=[json.dumps(n.data) for n in rows],
+            n_data=[orjson.dumps(n.data).decode() for n in rows],
             n_at=[n.created_at for n in rows],
         )
         steps.append(  # in order: a notice's id is its place among the table's notices
@@ -349,11 +376,9 @@ def _write_postgres(conn: Connection, change: Change, stamp: datetime) -> bool:
     if change.signal is not None:
         params.update(channel=change.signal[0], payload=change.signal[1])
         last = "SELECT pg_notify(%(channel)s, %(payload)s) FROM moved"
-    driver = conn.connection.driver_connection
-    assert driver is not None
-    with driver.cursor() as cursor:
-        cursor.execute(f"WITH {', '.join(steps)} {last}", params)
-        return cursor.fetchone() is not None
+    cursor = driver.cursor()
+    cursor.execute(f"WITH {', '.join(steps)} {last}", params)
+    return cursor
 
 
 def notice_values(table_id: int, notice: NoticeRow) -> dict[str, Any]:

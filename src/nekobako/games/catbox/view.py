@@ -145,11 +145,11 @@ def private_view(state: CatboxState, seat: int | None) -> dict[str, Any]:
         "rounds": n,
         "start_player": state.start,
         "phase": PHASE_NAMES[state.phase],
-        "layout": {"rows": list(COLOURS), "numbers": [list(r) for r in table.layout], "side": table.side},
+        "layout": kept(state, "layout", table, _layout_json),
         "board": board_cells(state),
         "x_tokens": x_tokens(state.xs),
         "predictions": [p or None for p in state.predictions],
-        "prediction_values": [p.value for p in table.predicts],
+        "prediction_values": kept(state, "prediction_values", table, lambda t: [p.value for p in t.predicts]),
         "tricks": list(state.tricks),
         "trick": plays_json(state.trick),
         "last_trick": kept(state, "last_trick", state.last_trick, last_trick_json),
@@ -160,7 +160,7 @@ def private_view(state: CatboxState, seat: int | None) -> dict[str, Any]:
         "paradox": state.paradox if state.paradox >= 0 else None,
         "last_round": kept(state, "last_round", state.last_round, lambda end: last_round_json(table, end)),
         "prompt": prompt(state, seat),
-        "goal": _message("goal_two" if n == 2 else "goal", None, rounds=n),
+        "goal": kept(state, "goal", table, lambda _: _message("goal_two" if n == 2 else "goal", None, rounds=n)),
     }
     if table.setup.centre:
         view["centre"] = {"revealed": list(state.revealed)}
@@ -168,6 +168,11 @@ def private_view(state: CatboxState, seat: int | None) -> dict[str, Any]:
         view["hand"] = unpack(state.hands[seat])
         view["discard"] = state.discards[seat] or None
     return view
+
+
+def _layout_json(table: Table) -> dict[str, Any]:
+    """The round's board layout (the same `Table` for every state of a game: made once, shared)."""
+    return {"rows": list(COLOURS), "numbers": [list(r) for r in table.layout], "side": table.side}
 
 
 def prompt(state: CatboxState, seat: int | None) -> dict[str, Any] | None:
