@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 from server_harness import Client, ServerProcess, clients, free_port, play_out, running
+from sqlalchemy.engine import make_url
 from views_check import check_views
 
 from nekobako.store import games, open_database
@@ -176,6 +177,55 @@ def test_one_group_commit_tells_each_change_its_own_outcome(database_url) -> Non
             assert stored == ([] if t == stale else [f"entry {t} a", f"entry {t} b"])
             assert games.load_table(engine, t).revision == revisions[t] + 1
     finally:
+        engine.dispose()
+
+
+def test_plain_moves_of_one_batch_are_one_statement_and_notify_only_when_stored(postgres_url) -> None:
+    """PostgreSQL writes a batch's plain moves as one statement (`games._send_moves`), beside a
+    change of another shape in the same pipeline: the stale move is refused alone, every other
+    table moves with its actions, clock and deadlines, and exactly the stored ones are notified."""
+    import psycopg
+
+    engine = open_database(postgres_url)
+    listener = psycopg.connect(make_url(postgres_url).set(drivername="postgresql").render_as_string(False))
+    try:
+        from nekobako.store import accounts
+
+        listener.autocommit = True
+        listener.execute("LISTEN test_moves")
+        host = accounts.create_user(engine, "host", None)
+        ids = [
+            games.create_table(
+                engine, game="shutbox", players=1, options={}, clock={"kind": "none"}, host_id=host["id"], seed=i
+            )
+            for i in range(5)
+        ]
+        revisions = {t: games.load_table(engine, t).revision for t in ids}
+        stale = ids[2]
+        games.commit_change(engine, stale, revision=revisions[stale], values={"seq": 0})
+
+        def move(t: int) -> games.Change:
+            values = {"seq": 2, "deadlines": {"0": 1.5 + t}, "clock": {"kind": "none", "moved": t}}
+            return games.Change(
+                t, revisions[t], values=values, entries=(f"{t}: a", f"{t}: b"), signal=("test_moves", f"moved {t}")
+            )
+
+        other = games.Change(ids[4], revisions[ids[4]], values={"status": "abandoned"}, signal=("test_moves", "other"))
+        results = games.commit_changes(engine, [*map(move, ids[:4]), other])
+        assert isinstance(results[2], StaleCopy)
+        assert [r for i, r in enumerate(results) if i != 2] == [revisions[t] + 1 for t in ids if t != stale]
+        for t in ids[:4]:
+            row = games.load_table(engine, t)
+            if t == stale:
+                assert games.load_actions(engine, t) == [] and row.deadlines == {}
+                continue
+            assert games.load_actions(engine, t) == [f"{t}: a", f"{t}: b"]
+            assert (row.seq, row.deadlines, row.clock["moved"]) == (2, {"0": 1.5 + t}, t)
+        assert games.load_table(engine, ids[4]).status == "abandoned"
+        heard = {n.payload for n in listener.notifies(timeout=2, stop_after=4)}
+        assert heard == {f"moved {t}" for t in ids[:4] if t != stale} | {"other"}
+    finally:
+        listener.close()
         engine.dispose()
 
 

@@ -233,8 +233,8 @@ def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exce
     The table row is updated first, so on PostgreSQL a second writer waits for the row and then
     finds the revision moved on. Changes with a `check` go first: the quota locks they take are
     taken before any table row, so two processes never wait for each other in a circle. On
-    PostgreSQL the changes without `check` or `extra` (a move, most of all) are sent together
-    in pipeline mode: one round trip for all of them, not one each."""
+    PostgreSQL the changes without `check` or `extra` are sent together in pipeline mode, one
+    round trip for all of them, and the plain moves among them as one statement."""
     stamp = now()
     postgres = engine.dialect.name == "postgresql"
     results: dict[int, int | Exception] = {}
@@ -260,9 +260,16 @@ def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exce
         if ready:
             driver = conn.connection.driver_connection
             assert driver is not None
+            moves = [index for index in ready if _plain_move(changes[index])]
             with driver.pipeline():
-                sent = [(index, _send_postgres(driver, changes[index], stamp)) for index in ready]
-            for index, cursor in sent:  # the pipeline is synced: every answer is in
+                together = _send_moves(driver, [changes[index] for index in moves], stamp) if moves else None
+                sent = [(index, _send_postgres(driver, changes[index], stamp)) for index in ready if index not in moves]
+            if together is not None:  # the pipeline is synced: every answer is in
+                with together:
+                    stored = {row[0] for row in together.fetchall()}
+                for index in moves:
+                    results[index] = _settled(changes[index], changes[index].table_id in stored)
+            for index, cursor in sent:
                 with cursor:
                     results[index] = _settled(changes[index], cursor.fetchone() is not None)
     for index, change in enumerate(changes):
@@ -279,6 +286,54 @@ def _settled(change: Change, moved: bool) -> int | Exception:
     if not moved:
         return StaleCopy(f"table {change.table_id} is no longer at revision {change.revision}")
     return change.revision + 1
+
+
+MOVE_VALUES = frozenset({"seq", "deadlines", "clock"})  # what a move sets in its table's row
+
+
+def _plain_move(change: Change) -> bool:
+    """A move and nothing else (no seat, notice, status or other column): most changes by far,
+    written together with the batch's others by `_send_moves`."""
+    values = change.values
+    return (
+        bool(change.entries)
+        and values is not None
+        and values.keys() == MOVE_VALUES
+        and not change.seat_rows
+        and not change.new_notices
+        and change.signal is not None
+    )
+
+
+def _send_moves(driver: Any, moves: Sequence[Change], stamp: datetime) -> Any:
+    """Plain moves (`_plain_move`) of several tables as one statement: the batch as one JSON
+    parameter (encoded in C, parsed by PostgreSQL) instead of one statement, a query to convert
+    and a dozen parameters to adapt per move. Each table row moves only from its revision, and
+    only a moved table's actions are inserted and its notification sent. The cursor's rows are
+    the ids of the tables that moved (a table missing there was stale)."""
+    signals = [m.signal for m in moves if m.signal is not None]
+    channels = {channel for channel, _ in signals}
+    assert len(signals) == len(moves) and len(channels) == 1, "plain moves signal on one channel"
+    batch = [
+        {"id": m.table_id, "revision": m.revision, "first_seq": m.first_seq, "entries": list(m.entries)}
+        | (m.values or {})
+        | {"payload": payload}
+        for m, (_, payload) in zip(moves, signals, strict=True)
+    ]
+    cursor = driver.cursor()
+    cursor.execute(
+        f"WITH c AS (SELECT * FROM json_to_recordset(%(batch)s::json) AS c(id int, revision int, seq int,"
+        " first_seq int, deadlines json, clock json, entries text[], payload text)),"
+        f" moved AS (UPDATE {tables.name} AS t SET revision = c.revision + 1, seq = c.seq,"
+        " deadlines = c.deadlines, clock = c.clock FROM c WHERE t.id = c.id AND t.revision = c.revision"
+        " RETURNING t.id),"
+        f" a AS (INSERT INTO {actions.name} (table_id, seq, entry, created_at)"
+        " SELECT c.id, c.first_seq + e.i - 1, e.entry, %(stamp)s FROM c JOIN moved ON moved.id = c.id,"
+        " unnest(c.entries) WITH ORDINALITY AS e(entry, i))"
+        " SELECT c.id, pg_notify(%(channel)s, c.payload) FROM c JOIN moved ON moved.id = c.id",
+        {"batch": orjson.dumps(batch).decode(), "stamp": stamp, "channel": channels.pop()},
+    )
+    return cursor
 
 
 def _write(conn: Connection, change: Change, stamp: datetime) -> bool:
