@@ -26,7 +26,6 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
-import json
 import os
 import pathlib
 import random
@@ -42,6 +41,7 @@ from typing import Any
 
 import httpx
 import orjson
+import uvloop
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from websockets.asyncio.client import connect
@@ -119,34 +119,36 @@ async def play(
         window.connected += 1
         await window.start.wait()
         until = window.until
-        state: dict = {}
-        sent: tuple[int, float] | None = None
-        while time.monotonic() < until:
-            try:
-                async with asyncio.timeout(max(0.05, until - time.monotonic())):
-                    message = orjson.loads(await ws.recv())
-            except TimeoutError:
-                return
-            kind = message["type"]
-            if kind == "refused":
-                sent = None
-            if kind == "delta":
-                message = deltas_apply(state, message["patch"])
-            elif kind != "state":
-                continue
-            state = message
-            if sent is not None and state["seq"] > sent[0]:
-                out.append(time.monotonic() - sent[1])
-                sent = None
-            view = state.get("view") or {}
-            if view.get("over"):
-                return
-            if sent is None and view.get("legal"):
-                await asyncio.sleep(rng.uniform(0.5, 1.5))
-                if time.monotonic() >= until:
-                    return
-                sent = (state["seq"], time.monotonic())
-                await ws.send(json.dumps({"type": "action", "seq": state["seq"], "action": rng.choice(view["legal"])}))
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(TimeoutError):  # one timer for the whole run, not one per message
+            async with asyncio.timeout_at(loop.time() + until - time.monotonic()):
+                await _act_and_time(ws, rng, out)
+
+
+async def _act_and_time(ws: Any, rng: random.Random, out: list[float]) -> None:
+    state: dict = {}
+    sent: tuple[int, float] | None = None
+    while True:
+        message = orjson.loads(await ws.recv())
+        kind = message["type"]
+        if kind == "refused":
+            sent = None
+        if kind == "delta":
+            message = deltas_apply(state, message["patch"])
+        elif kind != "state":
+            continue
+        state = message
+        if sent is not None and state["seq"] > sent[0]:
+            out.append(time.monotonic() - sent[1])
+            sent = None
+        view = state.get("view") or {}
+        if view.get("over"):
+            return
+        if sent is None and view.get("legal"):
+            await asyncio.sleep(rng.uniform(0.5, 1.5))
+            sent = (state["seq"], time.monotonic())
+            action = {"type": "action", "seq": state["seq"], "action": rng.choice(view["legal"])}
+            await ws.send(orjson.dumps(action).decode())
 
 
 def quantiles(values: list[float]) -> str:
@@ -389,7 +391,8 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
             for server in servers:
                 server.start(timeout=60)
             profile = work / f"profile-{tables}.txt" if args.profile else None
-            measured = asyncio.run(run(servers, tables, args.ismcts, seconds, profile, args.deltas))
+            # uvloop, as the servers run (uvicorn's default): this load generator shares their cores
+            measured = uvloop.run(run(servers, tables, args.ismcts, seconds, profile, args.deltas))
         finally:
             for server in servers:
                 server.stop()

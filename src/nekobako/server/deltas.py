@@ -16,6 +16,7 @@ patches in the browser."""
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
 Json = Any
@@ -55,9 +56,10 @@ def diff(old: Json, new: Json) -> dict[str, Json] | None:
             return {"=": new}
         keep = min(len(old), len(new))
         inner = {}
-        for i, (before, after) in enumerate(zip(old, new)):  # noqa: B905 (the shorter one's length)
-            if before is not after and (patch := diff(before, after)) is not None:
-                inner[str(i)] = patch
+        if not all(map(is_, old, new)):  # (at C speed) a history or event log shares its old entries
+            for i, (before, after) in enumerate(zip(old, new)):  # noqa: B905 (the shorter one's length)
+                if before is not after and (patch := diff(before, after)) is not None:
+                    inner[str(i)] = patch
         if not inner and len(old) == len(new):
             return None
         if keep and len(inner) * 2 > keep and len(inner) > 2:
@@ -80,15 +82,18 @@ def apply(old: Json, patch: dict[str, Json] | None) -> Json:
     if "o" in patch:
         if not isinstance(old, dict):
             raise ValueError("an object patch for a value that is not an object")
-        out = {key: value for key, value in old.items() if key not in patch.get("x", ())}
+        out = dict(old)
+        for key in patch.get("x", ()):
+            out.pop(key, None)
         for key, change in patch["o"].items():
-            out[key] = apply(old.get(key), change)
+            out[key] = change["="] if "=" in change else apply(old.get(key), change)
         return out
     if "a" in patch:
         if not isinstance(old, list) or patch["a"] > len(old):
             raise ValueError("an array patch for a value that is not a long enough array")
-        items = list(old[: patch["a"]])
+        items = old[: patch["a"]]  # a new plain list, even of a read-only one
         for index, change in patch.get("i", {}).items():
             items[int(index)] = apply(items[int(index)], change)
-        return items + list(patch.get("+", ()))
+        items += patch.get("+", ())
+        return items
     raise ValueError(f"not a patch: {patch!r}")
