@@ -4,7 +4,8 @@ optionally K more tables where bots play alone (two ISMCTS bots, and the greedy 
 host's seat when the host left). Reports p50/p90/p99 of a person's action → the `state` message
 that answers it, the server's event-loop lag (`/api/health`) and (issue 14) the CPU time per
 stored action of the server processes, of PostgreSQL and of this load generator (measured, not
-guessed: it shares the cores), and from it the cores 10,000 such tables would need.
+guessed: it shares the cores), and from it the cores 10,000 such tables would need; each
+process's group-commit times and garbage-collector pauses (`/api/health`).
 
     .venv/bin/python benchmarks/load.py --tables 50 --seconds 30 [--ismcts 12] [--database-url URL]
     .venv/bin/python benchmarks/load.py --tables 100,200,300,500 --processes 2 \
@@ -14,7 +15,8 @@ Every run starts its own server processes on free loopback ports with a fresh da
 SQLite file, or a new database made on the given PostgreSQL server and dropped afterwards) and
 stops them afterwards. With `--processes N` (PostgreSQL only) person i plays through process
 i mod N. Several `--tables` counts run one after another; the capacity is the largest count
-whose p99 stays under 100 ms. People read whole `state` messages (as a program using the API
+whose p99 stays under 100 ms. The timed part starts once every person's socket is open (opening
+hundreds at once is a burst of its own, not steady play). People read whole `state` messages (as a program using the API
 might), or with `--deltas` the `delta` messages the browser reads. `--profile` samples process 0
 with py-spy (`pip install py-spy`; not a dependency) and prints where its time went.
 """
@@ -420,7 +422,8 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
             pause = collector["pause_ms"]
             lines.append(
                 f"  process {index} garbage collector: collections (gen 0/1/2)"
-                f" {'/'.join(map(str, collector['collections']))}, pauses p50 {pause['p50']} ms"
+                f" {'/'.join(map(str, collector['collections']))} ({collector.get('collected', '?')} objects freed),"
+                f" pauses p50 {pause['p50']} ms"
                 f"  p99 {pause['p99']} ms  longest (gen 0/1/2) {'/'.join(map(str, pause['max_by_generation']))} ms"
             )
     if stored:

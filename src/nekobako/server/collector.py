@@ -18,6 +18,8 @@ import gc
 import time
 from typing import Any
 
+from .quantiles import quantiles_ms
+
 THRESHOLDS = (50_000, 20, 20)  # gen 0 after 50,000 net allocations; gen 1 and 2 every 20 of the younger
 PAUSES_KEPT = 1000  # the last collections, for percentiles
 
@@ -36,6 +38,7 @@ class CollectorWatch:
     def __init__(self) -> None:
         self.pauses: collections.deque[tuple[int, float]] = collections.deque(maxlen=PAUSES_KEPT)
         self.counts = [0, 0, 0]
+        self.collected = 0  # unreachable objects freed: the cyclic garbage only a collection frees
         self._started = 0.0
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
@@ -44,6 +47,7 @@ class CollectorWatch:
             return
         generation = int(info.get("generation", 0))
         self.counts[generation] += 1
+        self.collected += int(info.get("collected", 0))
         self.pauses.append((generation, time.perf_counter() - self._started))
 
     def start(self) -> None:
@@ -56,15 +60,11 @@ class CollectorWatch:
 
     def report(self) -> dict[str, Any]:
         """Collections since start-up by generation, and pause percentiles over the last ones."""
-        durations = sorted(d for _, d in self.pauses)
-
-        def at(q: float) -> float:
-            return round(durations[min(len(durations) - 1, int(q * len(durations)))] * 1000, 2) if durations else 0.0
-
         longest = [round(max((d for g, d in self.pauses if g == gen), default=0.0) * 1000, 2) for gen in range(3)]
         return {
             "thresholds": list(gc.get_threshold()),
             "frozen": gc.get_freeze_count(),
             "collections": list(self.counts),
-            "pause_ms": {"p50": at(0.5), "p99": at(0.99), "max": at(1.0), "max_by_generation": longest},
+            "collected": self.collected,
+            "pause_ms": {**quantiles_ms(d for _, d in self.pauses), "max_by_generation": longest},
         }

@@ -30,6 +30,7 @@ from .drivers import drive_bots, log_if_failed, watch_clock
 from .errors import CloseCode
 from .live import LiveTable
 from .moves import Moves
+from .quantiles import quantiles_ms
 from .rooms import Rooms
 from .settings import Settings
 from .tables import Tables
@@ -79,11 +80,6 @@ class Hub:
             self.loop_lags.append(max(0.0, loop.time() - expected))
 
     def health(self) -> dict[str, Any]:
-        lags = sorted(self.loop_lags)
-
-        def at(q: float) -> float:
-            return round(lags[min(len(lags) - 1, int(q * len(lags)))] * 1000, 2) if lags else 0.0
-
         running = sum(1 for t in self.tables.values() if t.running)
         return {
             "ok": True,
@@ -92,7 +88,7 @@ class Hub:
             "commits": self.tables.committer.report(),
             "tables_in_memory": len(self.tables.live),
             "running": running,
-            "loop_lag_ms": {"p50": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": at(1.0), "samples": len(lags)},
+            "loop_lag_ms": {**quantiles_ms(self.loop_lags), "samples": len(self.loop_lags)},
             "collector": self.collector.report(),
         }
 

@@ -546,6 +546,7 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
                         "thresholds": {"type": "array", "items": {"type": "integer"}},
                         "frozen": {"type": "integer"},
                         "collections": {"type": "array", "items": {"type": "integer"}},
+                        "collected": {"type": "integer"},
                         "pause_ms": {"type": "object"},
                     },
                 },

@@ -33,6 +33,7 @@ from .choices import ChoiceTracker
 from .errors import ApiError, Refusal
 from .faults import Faults
 from .live import LiveTable, advance, rebuild
+from .quantiles import quantiles_ms
 from .settings import Settings
 from .signals import Signals
 from .workers import Workers
@@ -106,16 +107,7 @@ class Committer:
     def report(self) -> dict[str, Any]:
         """For the health endpoint: changes and transactions so far, and how long the last
         transactions took (waiting for a database thread included)."""
-        durations = sorted(self.durations)
-
-        def at(q: float) -> float:
-            return round(durations[min(len(durations) - 1, int(q * len(durations)))] * 1000, 2) if durations else 0.0
-
-        return {
-            "changes": self.changes,
-            "transactions": self.batches,
-            "ms": {"p50": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": at(1.0)},
-        }
+        return {"changes": self.changes, "transactions": self.batches, "ms": quantiles_ms(self.durations)}
 
     async def _drain(self) -> None:
         try:
