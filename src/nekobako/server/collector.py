@@ -2,13 +2,14 @@
 
 Every stored action clones a game state and builds views and messages: hundreds of thousands of
 short-lived objects a second at a few hundred tables. With Python's default thresholds (700, 10,
-10) the young generations fill many times a second, and what survives them (tables, connections,
-states still referred to) makes the oldest generation grow until a full collection walks the
-whole heap: 50–120 ms with 100,000–170,000 objects tracked, a pause of every table of the
-process at once and most of the p99 latency at 400 tables (docs/deploy.md, "Capacity"). Freezing
-what start-up made (modules, the catalogue, the routes: they live as long as the process) keeps
-them out of every later walk, and larger thresholds make collections rarer; objects without
-cycles are still freed at once by reference counting, so memory stays bounded.
+10) the young generations fill many times a second and every collection walks what survived; at
+500 tables that was about a sixth of the server's CPU per action (docs/server.md). Freezing what
+start-up made (modules, the catalogue, the routes: they live as long as the process) keeps it out
+of every later walk, and a larger young threshold makes collections rare; objects without cycles
+are still freed at once by reference counting, so memory stays bounded. A collection still
+pauses its process for tens of milliseconds (Python 3.11 walks every young survivor at once):
+`CollectorWatch` reports how often and how long, and docs/server.md ("Third pass") what those
+pauses cost and the other schemes measured.
 """
 
 from __future__ import annotations
