@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -149,23 +150,30 @@ def test_a_change_from_a_stale_copy_is_refused_and_changes_nothing(tmp_path) -> 
         engine.dispose()
 
 
+def _tables_with_one_moved_on(engine: Any, count: int, stale: int) -> tuple[list[int], dict[int, int]]:
+    """`count` new tables and the revisions a process read them at; table number `stale` is then
+    changed by another writer, so a change computed from that revision is stale."""
+    from nekobako.store import accounts
+
+    host = accounts.create_user(engine, "host", None)
+    ids = [
+        games.create_table(
+            engine, game="shutbox", players=1, options={}, clock={"kind": "none"}, host_id=host["id"], seed=i
+        )
+        for i in range(count)
+    ]
+    revisions = {t: games.load_table(engine, t).revision for t in ids}
+    games.commit_change(engine, ids[stale], revision=revisions[ids[stale]], values={"seq": 0})
+    return ids, revisions
+
+
 def test_one_group_commit_tells_each_change_its_own_outcome(database_url) -> None:
     """A batch of changes to several tables (on PostgreSQL sent in one pipeline): a stale one is
     refused alone, the others are stored with their actions, and each gets its own answer."""
     engine = open_database(database_url)
     try:
-        from nekobako.store import accounts
-
-        host = accounts.create_user(engine, "host", None)
-        ids = [
-            games.create_table(
-                engine, game="shutbox", players=1, options={}, clock={"kind": "none"}, host_id=host["id"], seed=i
-            )
-            for i in range(4)
-        ]
-        revisions = {t: games.load_table(engine, t).revision for t in ids}
+        ids, revisions = _tables_with_one_moved_on(engine, 4, stale=1)
         stale = ids[1]
-        games.commit_change(engine, stale, revision=revisions[stale], values={"seq": 0})  # another writer first
         batch = [
             games.Change(t, revisions[t], values={"seq": 2}, entries=(f"entry {t} a", f"entry {t} b")) for t in ids
         ]
@@ -189,20 +197,10 @@ def test_plain_moves_of_one_batch_are_one_statement_and_notify_only_when_stored(
     engine = open_database(postgres_url)
     listener = psycopg.connect(make_url(postgres_url).set(drivername="postgresql").render_as_string(False))
     try:
-        from nekobako.store import accounts
-
         listener.autocommit = True
         listener.execute("LISTEN test_moves")
-        host = accounts.create_user(engine, "host", None)
-        ids = [
-            games.create_table(
-                engine, game="shutbox", players=1, options={}, clock={"kind": "none"}, host_id=host["id"], seed=i
-            )
-            for i in range(5)
-        ]
-        revisions = {t: games.load_table(engine, t).revision for t in ids}
+        ids, revisions = _tables_with_one_moved_on(engine, 5, stale=2)
         stale = ids[2]
-        games.commit_change(engine, stale, revision=revisions[stale], values={"seq": 0})
 
         def move(t: int) -> games.Change:
             values = {"seq": 2, "deadlines": {"0": 1.5 + t}, "clock": {"kind": "none", "moved": t}}
