@@ -26,6 +26,24 @@ if TYPE_CHECKING:
     from .connections import Connection
 
 
+class Made:
+    """Values made from one source object, each once per key, while the source stays the same
+    object: a table's seats and notices are lists of its row that every change to them replaces
+    (never changes in place), and most changes are moves, which leave both as they were, where
+    every state message and lobby page would otherwise word them all again."""
+
+    def __init__(self) -> None:
+        self.source: Any = None
+        self.made: dict[Any, Any] = {}
+
+    def get(self, source: Any, key: Any, make: Callable[[], Any]) -> Any:
+        if source is not self.source:
+            self.source, self.made = source, {}
+        if key not in self.made:
+            self.made[key] = make()
+        return self.made[key]
+
+
 @dataclass
 class LiveTable:
     row: TableRow
@@ -43,9 +61,9 @@ class LiveTable:
     # other server processes → the users connected through them
     elsewhere: dict[str, frozenset[int]] = field(default_factory=dict)
     shared: Shared = field(default_factory=Shared)  # messages built once per version for all viewers
-    # the parts of `detail` that few changes touch, with what they were made from (`_made`)
-    _made_notices: tuple[Any, dict[Any, Any]] = field(default=(None, {}), repr=False)
-    _made_seats: tuple[Any, dict[Any, Any]] = field(default=(None, {}), repr=False)
+    # the parts of `detail` that few changes touch, kept while what they were made from stays
+    notices_made: Made = field(default_factory=Made, repr=False)
+    seats_made: Made = field(default_factory=Made, repr=False)
 
     @property
     def id(self) -> int:
@@ -121,14 +139,12 @@ class LiveTable:
     def notices(self, reader: int | None, lang: str) -> list[dict[str, Any]]:
         """The notices as `reader` sees them in `lang` (shared: do not change the list)."""
         notices = self.row.notices
-        return _made(
-            self, "_made_notices", notices, (reader, lang), lambda: [notice_json(n, lang, reader) for n in notices]
-        )
+        return self.notices_made.get(notices, (reader, lang), lambda: [notice_json(n, lang, reader) for n in notices])
 
     def _seats_json(self, online: set[int], lang: str) -> list[dict[str, Any]]:
         seats = self.row.seats
         key = (frozenset(online), lang, len(self.users))  # `users` only grows
-        return _made(self, "_made_seats", seats, key, lambda: [self._seat_json(s, online, lang) for s in seats])
+        return self.seats_made.get(seats, key, lambda: [self._seat_json(s, online, lang) for s in seats])
 
     def _seat_json(self, seat: SeatRow, online: set[int], lang: str) -> dict[str, Any]:
         return {
@@ -145,20 +161,6 @@ class LiveTable:
         """The stored entries in the order they were accepted: the complete record."""
         row = self.row
         return Record(row.game, row.players, dict(row.options), row.seed, list(self.entries))
-
-
-def _made(table: LiveTable, slot: str, source: Any, key: Any, make: Callable[[], Any]) -> Any:
-    """`make()`, made once per `key` while the table's `source` (a list of its row, which every
-    change to it replaces, never changes in place) stays the same object: most changes to a
-    table are moves, which leave its seats and notices as they were, and every state message
-    and lobby page would otherwise word them all again."""
-    made_from, made = getattr(table, slot)
-    if made_from is not source:
-        made = {}
-        setattr(table, slot, (source, made))
-    if key not in made:
-        made[key] = make()
-    return made[key]
 
 
 def chance_rng(seed: int, seq: int) -> random.Random:
