@@ -118,6 +118,10 @@ def test_a_whole_cat_in_the_box_game_by_keyboard_alone(new_page):
             page.wait_for_timeout(50)
             continue
         seq = position_of(page)
+        # waiting since the last move (parked on the title or a button such as "Last trick" that
+        # may go away), the focus comes to this move by itself
+        ready = focus(page)
+        assert ready["inHand"] or (ready["action"] or "").startswith("predict"), (moves, ready)
         if kind == "predict":
             tab_to(page, lambda f: (f["action"] or "").startswith("predict") and not f["disabled"])
         else:

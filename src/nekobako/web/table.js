@@ -27,7 +27,8 @@ export function mount(root, { id }) {
     rematch: undefined, // the rematch offer after the game: undefined until asked, then null or the offer
     module: null, // games/<name>.js
     ui: {}, // the game renderer's own selection state, kept across server messages
-    refocus: false, // put the focus back on the board once the move is answered (keyboard players)
+    refocus: false, // a keyboard player waits for their next move: the focus goes to it when it comes
+    parkedAt: null, // where the focus was put while waiting (moved from there by the player: no longer waiting)
     sendingTimer: null,
     botLevels: {}, // seat → bot level chosen before the start (survives redraws)
     queue: [], // state messages waiting for their turn to be shown (pacing)
@@ -225,32 +226,40 @@ export function mount(root, { id }) {
 
   // Where the focus goes when the control that had it is gone (a move answered, a bot added, the
   // game started or over): the results' heading when they just appeared; else the board's next
-  // control — Start, the hand's Tab stop, the move's controls, any enabled button; else the page's
-  // heading, where it waits for this person's next turn if they play by keyboard.
-  const NEXT_CONTROLS = [
+  // move — Start, the hand's Tab stop, the move's controls; else any enabled control; else the
+  // page's heading. A keyboard player put anywhere but on a move during play is waiting: the focus
+  // stays parked there and comes to their next move, or to the results, unless they moved it.
+  const MOVES = [
     "[data-key=start]:not(:disabled)",
     '[data-first-stop] button:not(:disabled):not([tabindex="-1"])',
     "[data-testid=controls] button:not(:disabled)",
-    "button:not(:disabled), select:not(:disabled)",
   ];
+  const ANY = "button:not(:disabled), select:not(:disabled)";
   function focusNext(wasHere, overNow) {
     const active = document.activeElement;
     // a control that became disabled under the focus (patched in place) counts as lost too
     const lost = !active || active === document.body || !active.isConnected || active.disabled === true;
-    const parked = page.refocus && active?.dataset?.key === "title"; // waiting for a keyboard player's turn
+    const parked = page.refocus && active === page.parkedAt;
     if (!(lost && (wasHere || page.refocus)) && !parked) return;
     if (state.sending) return;
     const targets = overNow
       ? [resultsBox.querySelector("h2")]
-      : NEXT_CONTROLS.flatMap((q) => [...board.querySelectorAll(q)]);
+      : [...MOVES.flatMap((q) => [...board.querySelectorAll(q)]), ...board.querySelectorAll(ANY)];
     for (const target of targets) {
       target?.focus();
       if (target && document.activeElement === target) {
-        page.refocus = false;
+        const playing = state.view && !overNow && !MOVES.some((q) => target.matches(q));
+        park(target, playing);
         return;
       }
     }
-    if (lost) header.querySelector("h1")?.focus();
+    if (!lost) return;
+    header.querySelector("h1")?.focus();
+    park(document.activeElement, true);
+  }
+  function park(place, waiting) {
+    page.parkedAt = place;
+    page.refocus = waiting && keyboardUsed;
   }
 
   // Send one action (a string taken from `legal`).
