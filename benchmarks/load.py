@@ -5,7 +5,7 @@ host's seat when the host left). Reports p50/p90/p99 of a person's action → th
 that answers it, the server's event-loop lag (`/api/health`) and (issue 14) the CPU time per
 stored action of the server processes, of PostgreSQL and of this load generator (measured, not
 guessed: it shares the cores), and from it the cores 10,000 such tables would need; each
-process's group-commit times, bots' waits for a turn and garbage-collector pauses (`/api/health`).
+process's group-commit times and garbage-collector pauses (`/api/health`).
 
     .venv/bin/python benchmarks/load.py --tables 50 --seconds 30 [--ismcts 12] [--database-url URL]
     .venv/bin/python benchmarks/load.py --tables 100,200,300,500 --processes 2 \
@@ -449,12 +449,6 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
             lines.append(
                 f"  process {index} commits: {commits['changes']} changes in {commits['transactions']} transactions,"
                 f" p50 {commits['ms']['p50']} ms  p90 {commits['ms']['p90']} ms  p99 {commits['ms']['p99']} ms"
-            )
-        if turns := answer.get("bot_turns"):
-            wait = turns["wait_ms"]
-            lines.append(
-                f"  process {index} bot turns: {turns['limit']} at once; a bot waited for its turn"
-                f" p50 {wait['p50']} ms  p99 {wait['p99']} ms  max {wait['max']} ms"
             )
         if collector := answer.get("collector"):
             pause = collector["pause_ms"]

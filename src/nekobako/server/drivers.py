@@ -21,7 +21,7 @@ from .clock import timeouts_allowed
 from .errors import Refusal
 from .live import LiveTable
 from .moves import Moves
-from .seat_bots import SEARCHING_LEVELS, replacement_level
+from .seat_bots import replacement_level
 from .tables import Stale
 
 log = logging.getLogger("nekobako.server")
@@ -74,14 +74,9 @@ async def drive_bots(moves: Moves, live: LiveTable) -> None:
         rng = random.Random(f"{live.row.seed}:bot:{seat}:{seq}")
         if tables.settings.bot_delay:
             await asyncio.sleep(tables.settings.bot_delay)
-        # a quick bot waits for one of the few turns (bot_turns.py); searches have their own processes
-        turn = contextlib.nullcontext() if level in SEARCHING_LEVELS else tables.bot_turns.turn()
+        action = await _bot_action(moves, live, seat, level, rng)
         try:
-            async with turn:
-                if live.row.seq != seq:
-                    continue  # moved on while this bot waited for its turn
-                action = await _bot_action(moves, live, seat, level, rng)
-                await moves.submit(live, seat, seq, str(action))
+            await moves.submit(live, seat, seq, str(action))
         except Refusal as refusal:
             if refusal.code == "stale" or live.row.seq != seq:
                 continue  # the position moved on meanwhile; look again

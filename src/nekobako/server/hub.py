@@ -86,7 +86,6 @@ class Hub:
             "process": self.tables.origin,
             "drives": len(self.conductor.held),
             "commits": self.tables.committer.report(),
-            "bot_turns": self.tables.bot_turns.report(),
             "tables_in_memory": len(self.tables.live),
             "running": running,
             "loop_lag_ms": {**quantiles_ms(self.loop_lags), "samples": len(self.loop_lags)},

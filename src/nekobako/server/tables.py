@@ -29,7 +29,6 @@ from sqlalchemy import Engine
 from ..i18n import Message
 from ..store import accounts, games
 from ..store.games import NoticeRow, SeatRow, StaleCopy
-from .bot_turns import BotTurns
 from .choices import ChoiceTracker
 from .errors import ApiError, Refusal
 from .faults import Faults
@@ -153,7 +152,6 @@ class Tables:
         self.origin = process_name()
         self.signals = Signals(engine, self.origin)
         self.committer = Committer(self)
-        self.bot_turns = BotTurns()
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking store function in a database thread."""
