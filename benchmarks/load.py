@@ -17,8 +17,11 @@ stops them afterwards. With `--processes N` (PostgreSQL only) person i plays thr
 i mod N. Several `--tables` counts run one after another, each `--repeat` times; the capacity is
 the largest count whose worst p99 stays under 100 ms. The timed part starts once every person's
 socket is open (opening hundreds at once is a burst of its own, not steady play) and every table
-has begun, each at a random moment of the `--stagger` seconds before (default 10; 0 starts them
-all in step, so that they end rounds together). People read whole `state` messages (as a program
+has begun: all at once by default (the tables then end their rounds together, bursts a server of
+tables started at different times does not see), or each at a random moment of the `--stagger`
+seconds before. A game is about 30 s of play, so runs longer than that (or staggered) want
+`--new-games`: a person whose game ended starts another table (making tables becomes part of
+the load). People read whole `state` messages (as a program
 using the API might), or with `--deltas` the `delta` messages the browser reads. `--profile` samples process 0
 with py-spy (`pip install py-spy`; not a dependency) and prints where its time went.
 """
@@ -54,6 +57,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests" / "
 
 from server_harness import ServerProcess
 
+from nekobako.server import collector
 from nekobako.server.deltas import apply as deltas_apply
 
 MAX_TABLES = 1000  # a bound, whatever the command line says
@@ -130,10 +134,13 @@ class Person:
     http: httpx.AsyncClient
 
 
-async def play(person: Person, window: Window, rng: random.Random, out: list[float], deltas: bool) -> None:
-    """The scripted person: connect, wait for the others, then think, act, time the answer; when
-    a game ends, start another one (as people at a rematch do: the tables in play stay N). With
-    `deltas`, it reads `delta` messages as the browser does (`?deltas=1`)."""
+async def play(
+    person: Person, window: Window, rng: random.Random, out: list[tuple[float, float]], deltas: bool, new_games: bool
+) -> None:
+    """The scripted person: connect, wait for the others, then think, act, time the answer; with
+    `new_games`, when a game ends, start another one (as people at a rematch do: the tables in
+    play stay N, and making tables is part of the load). With `deltas`, it reads `delta` messages
+    as the browser does (`?deltas=1`)."""
     headers = {"Cookie": f"nekobako_session={person.cookie}"}
     table, first = person.table, True
     loop = asyncio.get_running_loop()
@@ -150,12 +157,12 @@ async def play(person: Person, window: Window, rng: random.Random, out: list[flo
                     await _act_and_time(ws, rng, out, window.timed_from)
             except TimeoutError:
                 return
-        if time.monotonic() >= window.until:
+        if not new_games or time.monotonic() >= window.until:
             return
         table = await start_table(person.server.base, headers, "greedy", person.http)
 
 
-async def _act_and_time(ws: Any, rng: random.Random, out: list[float], timed_from: float) -> None:
+async def _act_and_time(ws: Any, rng: random.Random, out: list[tuple[float, float]], timed_from: float) -> None:
     """Answered: the first state after the action in which this seat's choices changed (as the
     browser decides: while several seats choose at once, the others' moves arrive first)."""
     state: dict = {}
@@ -173,7 +180,7 @@ async def _act_and_time(ws: Any, rng: random.Random, out: list[float], timed_fro
         view = state.get("view") or {}
         if sent is not None and state["seq"] > sent[0] and view.get("legal") != sent[2]:
             if sent[1] >= timed_from:
-                out.append(time.monotonic() - sent[1])
+                out.append((sent[1], time.monotonic() - sent[1]))
             sent = None
         if view.get("over"):
             return
@@ -194,7 +201,13 @@ def quantiles(values: list[float]) -> str:
 
 @dataclasses.dataclass
 class Measured:
-    latencies: list[float]  # a person's action → the state that answers it, seconds
+    answers: list[tuple[float, float]]  # (sent, s after the timed part began; → the state answering it, s)
+
+    @property
+    def latencies(self) -> list[float]:
+        return [seconds for _, seconds in self.answers]
+
+    own_collector: dict  # this load generator's collector (its pauses would count as latency)
     health: list[dict]  # each process's /api/health after the run
     cpu: dict[str, float]  # CPU seconds of the timed part: server, postgres, client
     stored: int  # actions stored during the timed part
@@ -209,6 +222,7 @@ async def run(
     profile: pathlib.Path | None = None,
     deltas: bool = False,
     stagger: float = 0.0,
+    new_games: bool = False,
 ) -> Measured:
     limits = httpx.Limits(max_connections=20)
     url = servers[0].database_url
@@ -218,12 +232,12 @@ async def run(
         await asyncio.gather(*(bot_table(bases[i % len(bases)], i, http) for i in range(ismcts)))
         for base in bases:
             await http.get(f"{base}/api/health")  # (the lag window then covers the timed part mostly)
-        latencies: list[float] = []
+        answers: list[tuple[float, float]] = []
         rng = random.Random(18)
         database = make_url(url).database if url.startswith("postgres") else None
         window = Window(len(seated), stagger)
         people = [
-            asyncio.create_task(play(person, window, random.Random(rng.random()), latencies, deltas))
+            asyncio.create_task(play(person, window, random.Random(rng.random()), answers, deltas, new_games))
             for person in seated
         ]
         while window.connected < window.people and not any(p.done() for p in people):
@@ -231,18 +245,26 @@ async def run(
         await asyncio.sleep(1)  # the first state messages read, the bots' first moves made
         window.timed_from = time.monotonic() + stagger + 1  # (a second for the last first moves' answers)
         window.until = window.timed_from + seconds
+        # this process's collector tuned as the servers' are, and watched: a pause here would count
+        # as the server's in every answer on its way (with Python's defaults: 50-odd young
+        # collections a run, 1–12 ms each)
+        collector.tune()
+        watch = collector.CollectorWatch()
+        watch.start()
         window.start.set()
         await asyncio.sleep(window.timed_from - time.monotonic())
         stored_before, sessions_before = await asyncio.to_thread(counts, url)
         with CpuMeter(servers, database) as meter:
             spy = start_profiler(servers[0], seconds, profile) if profile is not None else None
             await asyncio.gather(*people)
+        watch.stop()
         stored_after, sessions_after = await asyncio.to_thread(counts, url)
         if spy is not None:
             spy.wait(timeout=60)
         health = [(await http.get(f"{base}/api/health")).json() for base in bases]
     opened = sessions_after - sessions_before if sessions_after is not None and sessions_before is not None else None
-    return Measured(latencies, health, meter.used, stored_after - stored_before, opened)
+    answers = [(sent - window.timed_from, seconds) for sent, seconds in answers]
+    return Measured(answers, watch.report(), health, meter.used, stored_after - stored_before, opened)
 
 
 def start_profiler(server: ServerProcess, seconds: float, out: pathlib.Path) -> subprocess.Popen[bytes]:
@@ -412,6 +434,33 @@ def counts(url: str) -> tuple[int, int | None]:
         engine.dispose()
 
 
+def timeline(answers: list[tuple[float, float]], step: float = 0.5) -> list[str]:
+    """The half-seconds in which some answer took longer than the target: a stall (a collection,
+    a burst) shows as a few such steps in a row, a machine too busy as many spread out."""
+    steps: dict[int, list[float]] = collections.defaultdict(list)
+    for sent, seconds in answers:
+        steps[int(sent // step)].append(seconds)
+    lines = [f"  answers sent in each {step} s step with one over {TARGET_P99 * 1000:.0f} ms:"]
+    for index in sorted(steps):
+        values = sorted(steps[index])
+        slow = sum(v > TARGET_P99 for v in values)
+        if slow:
+            lines.append(
+                f"    {index * step:5.1f} s: {len(values)} answers, median {values[len(values) // 2] * 1000:.0f} ms,"
+                f" {slow} over, longest {values[-1] * 1000:.0f} ms"
+            )
+    return lines if len(lines) > 1 else [lines[0] + " none"]
+
+
+def collector_line(report: dict) -> str:
+    pause = report["pause_ms"]
+    return (
+        f"garbage collector: collections (gen 0/1/2) {'/'.join(map(str, report['collections']))}"
+        f" ({report.get('collected', '?')} objects freed), pauses p50 {pause['p50']} ms  p99 {pause['p99']} ms"
+        f"  longest (gen 0/1/2) {'/'.join(map(str, pause['max_by_generation']))} ms"
+    )
+
+
 def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[float | None, str]:
     """One load run at `tables` tables; its p99 (None without samples) and the report."""
     seconds = min(args.seconds, MAX_SECONDS)
@@ -426,7 +475,8 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
                 server.start(timeout=60)
             profile = work / f"profile-{tables}.txt" if args.profile else None
             # uvloop, as the servers run (uvicorn's default): this load generator shares their cores
-            measured = uvloop.run(run(servers, tables, args.ismcts, seconds, profile, args.deltas, args.stagger))
+            options = (args.deltas, args.stagger, args.new_games)
+            measured = uvloop.run(run(servers, tables, args.ismcts, seconds, profile, *options))
         finally:
             for server in servers:
                 server.stop()
@@ -438,6 +488,7 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
         f" {reading} messages"
     ]
     lines.append(f"  action → broadcast: {quantiles(latencies)}")
+    lines.append(f"  load generator's {collector_line(measured.own_collector)}")
     for index, answer in enumerate(measured.health):
         lag = answer["loop_lag_ms"]
         lines.append(
@@ -450,14 +501,8 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
                 f"  process {index} commits: {commits['changes']} changes in {commits['transactions']} transactions,"
                 f" p50 {commits['ms']['p50']} ms  p90 {commits['ms']['p90']} ms  p99 {commits['ms']['p99']} ms"
             )
-        if collector := answer.get("collector"):
-            pause = collector["pause_ms"]
-            lines.append(
-                f"  process {index} garbage collector: collections (gen 0/1/2)"
-                f" {'/'.join(map(str, collector['collections']))} ({collector.get('collected', '?')} objects freed),"
-                f" pauses p50 {pause['p50']} ms"
-                f"  p99 {pause['p99']} ms  longest (gen 0/1/2) {'/'.join(map(str, pause['max_by_generation']))} ms"
-            )
+        if report := answer.get("collector"):
+            lines.append(f"  process {index} {collector_line(report)}")
     if stored:
         per_action = {k: v / stored * 1000 for k, v in cpu.items()}
         rate = stored / seconds
@@ -471,6 +516,8 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
         lines.append(f"  → 10,000 such tables need about {cores:.1f} cores (server + database, at 100% busy)")
     if measured.connections is not None:
         lines.append(f"  PostgreSQL connections opened during the run: {measured.connections}")
+    if args.timeline:
+        lines += timeline(measured.answers)
     if args.profile and (work / f"profile-{tables}.txt").exists():
         lines.append(profile_summary(work / f"profile-{tables}.txt", seconds))
     p99 = statistics.quantiles(sorted(latencies), n=100, method="inclusive")[98] if len(latencies) > 1 else None
@@ -488,8 +535,10 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="sample process 0 with py-spy (pip install py-spy)")
     parser.add_argument("--deltas", action="store_true", help="people read delta messages, as the browser does")
     parser.add_argument(
-        "--stagger", type=float, default=10.0, help="seconds over which the tables' first moves are spread (0: in step)"
+        "--stagger", type=float, default=0.0, help="seconds over which the tables' first moves are spread (0: in step)"
     )
+    parser.add_argument("--new-games", action="store_true", help="a finished game is followed by a new table")
+    parser.add_argument("--timeline", action="store_true", help="print the half-seconds with slow answers")
     parser.add_argument("--repeat", type=int, default=1, help="runs per table count (the capacity takes the worst)")
     args = parser.parse_args()
     counts = [min(int(n), MAX_TABLES) for n in args.tables.split(",")]
