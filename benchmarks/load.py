@@ -21,9 +21,10 @@ has begun: all at once by default (the tables then end their rounds together, bu
 tables started at different times does not see), or each at a random moment of the `--stagger`
 seconds before. A game is about 30 s of play, so runs longer than that (or staggered) want
 `--new-games`: a person whose game ended starts another table (making tables becomes part of
-the load). People read whole `state` messages (as a program
-using the API might), or with `--deltas` the `delta` messages the browser reads. `--profile` samples process 0
-with py-spy (`pip install py-spy`; not a dependency) and prints where its time went.
+the load). People read whole `state` messages (as a program using the API might), or with
+`--deltas` the `delta` messages the browser reads. `--timeline` prints the half-seconds with
+slow answers; `--profile` samples process 0 with py-spy (`pip install py-spy`; not a
+dependency) and prints where its time went.
 """
 
 from __future__ import annotations
@@ -113,10 +114,9 @@ async def bot_table(base: str, index: int, http: httpx.AsyncClient) -> None:
 @dataclasses.dataclass
 class Window:
     """The timed part: it starts once every person is connected (opening hundreds of sockets at
-    once is a burst of its own, not the steady play measured here) and each has made their first
-    move, at a random moment of the `stagger` seconds before it: tables run out of step, as
-    tables started at different times do (in step, every table ends its rounds and deals at the
-    same moment, a burst no real server sees)."""
+    once is a burst of its own, not the steady play measured here) and, with `stagger`, once each
+    has begun at a random moment of the `stagger` seconds before it, so that tables run out of
+    step as tables started at different times do."""
 
     people: int
     stagger: float
@@ -202,16 +202,15 @@ def quantiles(values: list[float]) -> str:
 @dataclasses.dataclass
 class Measured:
     answers: list[tuple[float, float]]  # (sent, s after the timed part began; → the state answering it, s)
-
-    @property
-    def latencies(self) -> list[float]:
-        return [seconds for _, seconds in self.answers]
-
     own_collector: dict  # this load generator's collector (its pauses would count as latency)
     health: list[dict]  # each process's /api/health after the run
     cpu: dict[str, float]  # CPU seconds of the timed part: server, postgres, client
     stored: int  # actions stored during the timed part
     connections: int | None  # PostgreSQL connections opened during the timed part
+
+    @property
+    def latencies(self) -> list[float]:
+        return [seconds for _, seconds in self.answers]
 
 
 async def run(
@@ -493,13 +492,14 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
         lag = answer["loop_lag_ms"]
         lines.append(
             f"  process {index} event-loop lag: p50 {lag['p50']} ms  p90 {lag['p90']} ms  p99 {lag['p99']} ms"
-            f"  (drives {answer.get('drives', '?')} tables)"
+            f"  max {lag['max']} ms  (drives {answer.get('drives', '?')} tables)"
         )
         commits = answer["commits"]
         if "ms" in commits:
             lines.append(
                 f"  process {index} commits: {commits['changes']} changes in {commits['transactions']} transactions,"
                 f" p50 {commits['ms']['p50']} ms  p90 {commits['ms']['p90']} ms  p99 {commits['ms']['p99']} ms"
+                f"  max {commits['ms']['max']} ms"
             )
         if report := answer.get("collector"):
             lines.append(f"  process {index} {collector_line(report)}")

@@ -90,7 +90,7 @@ def test_deals_come_from_each_tables_secret_seed(sqlite_server) -> None:
     with clients(sqlite_server, 1) as (alice,):
         alice.guest("alice")
         hands = []
-        for _ in range(3):
+        for _ in range(4):
             table = alice.create("catbox", 3)
             alice.ok(alice.post(f"/api/tables/{table['id']}/bots", {"level": "random", "fill": True}))
             alice.ok(alice.post(f"/api/tables/{table['id']}/start"))
@@ -98,7 +98,9 @@ def test_deals_come_from_each_tables_secret_seed(sqlite_server) -> None:
             hands.append(sock.wait_state(lambda m: m["view"] is not None)["view"]["hand"])
             sock.close()
             alice.ok(alice.post(f"/api/tables/{table['id']}/leave"))
-        assert len({repr(h) for h in hands}) == 3, hands
+        # a hand is ten numbers of six: two tables are dealt the same one about once in a few
+        # hundred runs by chance, so one coincidence is allowed (a shared seed makes them all alike)
+        assert len({repr(h) for h in hands}) >= 3, hands
 
 
 def test_a_move_adds_the_increment_to_the_bank(sqlite_server) -> None:

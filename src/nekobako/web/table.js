@@ -248,8 +248,7 @@ export function mount(root, { id }) {
     for (const target of targets) {
       target?.focus();
       if (target && document.activeElement === target) {
-        const playing = state.view && !overNow && !MOVES.some((q) => target.matches(q));
-        park(target, playing);
+        park(target, Boolean(state.view) && !overNow && !MOVES.some((q) => target.matches(q)));
         return;
       }
     }
