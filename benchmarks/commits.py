@@ -1,6 +1,7 @@
 """The commit path alone (issue 14): CPU time per stored change — one action, as a person's move
-is stored, with its notification — of the committing thread and of PostgreSQL's backend, one
-change per transaction and 8 together (group commit).
+is stored, and the transaction's signal to other processes after it (`server.signals`) — of the
+committing thread and of PostgreSQL's backend, one change per transaction and 8 together
+(group commit).
 
     .venv/bin/python benchmarks/commits.py [--database-url postgresql://postgres@127.0.0.1/postgres]
 
@@ -11,7 +12,6 @@ a first round that warms the connection and its prepared statements.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import pathlib
 import secrets
@@ -20,6 +20,7 @@ import time
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from nekobako.server.signals import Signals
 from nekobako.store import accounts, games, open_database
 from nekobako.store.games import Change
 
@@ -51,6 +52,7 @@ def main() -> None:
             for _ in range(TABLES)
         ]
         revision = {i: 0 for i in ids}
+        signals = Signals(engine, "benchmark")
         seq = {i: 0 for i in ids}
         with engine.connect() as conn:
             backend = int(conn.execute(text("SELECT pg_backend_pid()")).scalar_one())
@@ -65,13 +67,13 @@ def main() -> None:
                         values={"seq": seq[i] + 1, "deadlines": {}, "clock": {"kind": "none"}},
                         first_seq=seq[i],
                         entries=["0: play 3 red"],
-                        signal=("nekobako_bench", json.dumps({"k": "table", "t": i, "r": revision[i] + 1})),
                     )
                     for i in ids[:size]
                 ]
                 for i, result in zip(ids[:size], games.commit_changes(engine, batch), strict=True):
                     assert isinstance(result, int), result
                     revision[i], seq[i] = result, seq[i] + 1
+                signals.tables_changed({i: revision[i] for i in ids[:size]})
             if measured:
                 per_server = (time.thread_time() - server_cpu) / CHANGES * 1000
                 per_postgres = (ticks(backend) - postgres) / os.sysconf("SC_CLK_TCK") / CHANGES * 1000

@@ -24,7 +24,8 @@ seconds before. A game is about 30 s of play, so runs longer than that (or stagg
 the load). People read whole `state` messages (as a program using the API might), or with
 `--deltas` the `delta` messages the browser reads. `--timeline` prints the half-seconds with
 slow answers; `--profile` samples process 0 with py-spy (`pip install py-spy`; not a
-dependency) and prints where its time went.
+dependency) and prints where its time went. The load generator's own garbage collector is off
+while it measures: its pauses would count in every answer on their way.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
+import gc
 import os
 import pathlib
 import random
@@ -244,10 +246,11 @@ async def run(
         await asyncio.sleep(1)  # the first state messages read, the bots' first moves made
         window.timed_from = time.monotonic() + stagger + 1  # (a second for the last first moves' answers)
         window.until = window.timed_from + seconds
-        # this process's collector tuned as the servers' are, and watched: a pause here would count
-        # as the server's in every answer on its way (with Python's defaults: 50-odd young
-        # collections a run, 1–12 ms each)
+        # this process's collector off for the timed part, and watched: a pause here would count
+        # as the server's in every answer on its way (with the servers' thresholds, 2 young
+        # collections a run of 37-65 ms each; they freed about a hundred objects)
         collector.tune()
+        gc.disable()
         watch = collector.CollectorWatch()
         watch.start()
         window.start.set()
@@ -257,6 +260,7 @@ async def run(
             spy = start_profiler(servers[0], seconds, profile) if profile is not None else None
             await asyncio.gather(*people)
         watch.stop()
+        gc.enable()
         stored_after, sessions_after = await asyncio.to_thread(counts, url)
         if spy is not None:
             spy.wait(timeout=60)

@@ -1,5 +1,7 @@
-"""How server processes could tell each other of a change: PostgreSQL `NOTIFY` (sent by the
-transaction that commits the change) against Redis `PUBLISH` (sent after the commit). Both
+"""How server processes could tell each other of a change: PostgreSQL `NOTIFY` sent by the
+transaction that commits the change (`postgres`, as the server did until 2 December 2026), or
+by a transaction of its own after the commit that does not wait for the disk (`postgres-after`,
+as the server does now: `server/signals.py`), against Redis `PUBLISH` after the commit. All
 measured the way the server would use them (issue 14):
 
 * latency: one message per committed change at a steady rate, commit start → a listener in
@@ -54,12 +56,18 @@ def listen_redis(url: str, ready: Any, out: Any, count: int) -> None:
     out.put(got)
 
 
-def commit_postgres(conn: psycopg.Connection, row: int, stamp: float, notify: bool) -> None:
-    """One change as the server commits it: the row updated (and the signal sent) in one transaction."""
+def commit_postgres(conn: psycopg.Connection, row: int, stamp: float, kind: str) -> None:
+    """One change as the server commits it: the row updated, and for the PostgreSQL kinds the
+    signal sent in the same transaction or right after it (every process's notifying commits
+    take one lock for the whole database: after, the lock is not held through a disk flush)."""
+    payload = json.dumps({"t": stamp, "r": row})
     with conn.transaction():
         conn.execute(f"UPDATE {TABLE} SET revision = revision + 1 WHERE id = %s", (row,))
-        if notify:
-            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps({"t": stamp, "r": row})))
+        if kind == "postgres":
+            conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+    if kind == "postgres-after":
+        with conn.transaction():
+            conn.execute("SELECT set_config('synchronous_commit', 'off', true), pg_notify(%s, %s)", (CHANNEL, payload))
 
 
 def setup(url: str, rows: int) -> None:
@@ -73,7 +81,7 @@ def latency(kind: str, url: str, redis_url: str, rate: float, seconds: float) ->
     count = int(rate * seconds)
     ctx = multiprocessing.get_context("spawn")
     ready, out = ctx.Event(), ctx.Queue()
-    target, where = (listen_postgres, url) if kind == "postgres" else (listen_redis, redis_url)
+    target, where = (listen_redis, redis_url) if kind == "redis" else (listen_postgres, url)
     listener = ctx.Process(target=target, args=(where, ready, out, count))
     listener.start()
     ready.wait(30)
@@ -89,7 +97,7 @@ def latency(kind: str, url: str, redis_url: str, rate: float, seconds: float) ->
             if wait > 0:
                 time.sleep(wait)
             stamp = time.time()
-            commit_postgres(conn, i % 500, stamp, notify=kind == "postgres")
+            commit_postgres(conn, i % 500, stamp, kind)
             if publisher is not None:
                 publisher.publish(CHANNEL, json.dumps({"t": stamp, "r": i % 500}))
     got = out.get(timeout=90)
@@ -110,7 +118,7 @@ def throughput(kind: str, url: str, redis_url: str, seconds: float, threads: int
         with psycopg.connect(url) as conn:
             while time.monotonic() < until:
                 row = index * 100 + done[index] % 100
-                commit_postgres(conn, row, time.time(), notify=kind == "postgres")
+                commit_postgres(conn, row, time.time(), kind)
                 if publisher is not None:
                     publisher.publish(CHANNEL, json.dumps({"t": time.time(), "r": row}))
                 done[index] += 1
@@ -135,14 +143,14 @@ def main() -> None:
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
     setup(args.database_url, 500)
-    for kind in ("none", "postgres", "redis"):
+    for kind in ("none", "postgres", "postgres-after", "redis"):
         if kind != "none":
             got = latency(kind, args.database_url, args.redis_url, args.rate, args.seconds)
             line = f"latency p50 {ms(got, 50)} ms  p99 {ms(got, 99)} ms  ({len(got)} received)"
         else:
             line = "(commits alone, no signal)"
         rate = throughput(kind if kind != "none" else "plain", args.database_url, args.redis_url, args.seconds)
-        print(f"{kind:9} {line}; throughput {rate:.0f} changes/s (4 threads)")
+        print(f"{kind:14} {line}; throughput {rate:.0f} changes/s (4 threads)")
 
 
 if __name__ == "__main__":

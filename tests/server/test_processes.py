@@ -188,27 +188,20 @@ def test_one_group_commit_tells_each_change_its_own_outcome(database_url) -> Non
         engine.dispose()
 
 
-def test_plain_moves_of_one_batch_are_one_statement_and_notify_only_when_stored(postgres_url) -> None:
+def test_plain_moves_of_one_batch_are_one_statement(postgres_url) -> None:
     """PostgreSQL writes a batch's plain moves as one statement (`games._send_moves`), beside a
     change of another shape in the same pipeline: the stale move is refused alone, every other
-    table moves with its actions, clock and deadlines, and exactly the stored ones are notified."""
-    import psycopg
-
+    table moves with its actions, clock and deadlines."""
     engine = open_database(postgres_url)
-    listener = psycopg.connect(make_url(postgres_url).set(drivername="postgresql").render_as_string(False))
     try:
-        listener.autocommit = True
-        listener.execute("LISTEN test_moves")
         ids, revisions = _tables_with_one_moved_on(engine, 5, stale=2)
         stale = ids[2]
 
         def move(t: int) -> games.Change:
             values = {"seq": 2, "deadlines": {"0": 1.5 + t}, "clock": {"kind": "none", "moved": t}}
-            return games.Change(
-                t, revisions[t], values=values, entries=(f"{t}: a", f"{t}: b"), signal=("test_moves", f"moved {t}")
-            )
+            return games.Change(t, revisions[t], values=values, entries=(f"{t}: a", f"{t}: b"))
 
-        other = games.Change(ids[4], revisions[ids[4]], values={"status": "abandoned"}, signal=("test_moves", "other"))
+        other = games.Change(ids[4], revisions[ids[4]], values={"status": "abandoned"})
         results = games.commit_changes(engine, [*map(move, ids[:4]), other])
         assert isinstance(results[2], StaleCopy)
         assert [r for i, r in enumerate(results) if i != 2] == [revisions[t] + 1 for t in ids if t != stale]
@@ -220,8 +213,45 @@ def test_plain_moves_of_one_batch_are_one_statement_and_notify_only_when_stored(
             assert games.load_actions(engine, t) == [f"{t}: a", f"{t}: b"]
             assert (row.seq, row.deadlines, row.clock["moved"]) == (2, {"0": 1.5 + t}, t)
         assert games.load_table(engine, ids[4]).status == "abandoned"
-        heard = {n.payload for n in listener.notifies(timeout=2, stop_after=4)}
-        assert heard == {f"moved {t}" for t in ids[:4] if t != stale} | {"other"}
+    finally:
+        engine.dispose()
+
+
+def test_a_group_commit_sends_one_signal_of_its_stored_changes_after_committing(postgres_url) -> None:
+    """The changes that wait together go into one transaction, and the other processes hear of
+    them in one notification, sent after the commit (so it never holds PostgreSQL's notification
+    lock through the disk flush) and naming only the tables that moved, at their new revisions."""
+    import asyncio
+
+    import orjson
+    import psycopg
+
+    from nekobako.server.settings import Settings
+    from nekobako.server.signals import CHANNEL
+    from nekobako.server.tables import Tables
+
+    engine = open_database(postgres_url)
+    listener = psycopg.connect(make_url(postgres_url).set(drivername="postgresql").render_as_string(False))
+    try:
+        listener.autocommit = True
+        listener.execute(f"LISTEN {CHANNEL}")
+        ids, revisions = _tables_with_one_moved_on(engine, 4, stale=1)
+
+        async def commit_together() -> list[Any]:
+            tables = Tables(engine, Settings())
+            try:
+                changes = [games.Change(t, revisions[t], values={"status": "abandoned"}) for t in ids]
+                outcomes = await asyncio.gather(*map(tables.committer.commit, changes), return_exceptions=True)
+                await asyncio.gather(*tables.telling)
+                return [tables.committer.batches, *outcomes]
+            finally:
+                tables.workers.close()
+
+        batches, *outcomes = asyncio.run(commit_together())
+        assert batches == 1 and isinstance(outcomes[1], StaleCopy)
+        heard = [orjson.loads(n.payload) for n in listener.notifies(timeout=2)]
+        expected = {str(t): revisions[t] + 1 for t in ids if t != ids[1]}
+        assert [(m["k"], m["r"]) for m in heard] == [("tables", expected)]
     finally:
         listener.close()
         engine.dispose()

@@ -149,12 +149,12 @@ class Hub:
         for listener in self.signal_listeners:
             listener(message)
         kind = message.get("k")
-        if kind == "table":
-            live = self.tables.live.get(message.get("t", 0))
-            revision = message.get("r")
-            if live is not None and isinstance(revision, int) and live.row.revision < revision:
-                task = asyncio.create_task(self.tables.refresh(live, revision))
-                task.add_done_callback(log_if_failed)
+        if kind == "tables":
+            for key, revision in message.get("r", {}).items():
+                live = self.tables.live.get(int(key))
+                if live is not None and isinstance(revision, int) and live.row.revision < revision:
+                    task = asyncio.create_task(self.tables.refresh(live, revision))
+                    task.add_done_callback(log_if_failed)
         elif kind == "presence":
             for key, users in message.get("p", {}).items():
                 live = self.tables.live.get(int(key))

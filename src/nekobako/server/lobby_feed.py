@@ -7,7 +7,7 @@ What changed is not sent: a page's filters, its paging and who reads it decide w
 
 Heard from: every change this process makes or hears of (`Tables.changed`: seats, start, moves,
 the end), a table created here, and with several processes every other process's change (the
-NOTIFY each change sends, heard whether or not this process holds the table) and creation (a
+signal each group commit sends, heard whether or not this process holds the tables) and creation (a
 `lobby` signal). Pages are told at most once per `PERIOD`: the first change at once, the ones that
 follow together at the end of the period, so a busy server's moves do not become a request per
 move per reader. A page whose socket is down polls as before (web/lobby.js).
@@ -53,7 +53,7 @@ class LobbyFeed:
         self.hub.send_signal({"k": "lobby"})
 
     def heard(self, signal: dict[str, Any]) -> None:
-        if signal.get("k") in ("table", "lobby"):
+        if signal.get("k") in ("tables", "lobby"):
             self.changed()
 
     def changed(self) -> None:

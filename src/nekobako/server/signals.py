@@ -1,17 +1,23 @@
-"""Signals between server processes that share one PostgreSQL database: "table N is now at
-revision R" (sent by `NOTIFY` inside the transaction that made the change, so it is heard exactly
-when the change is committed, never before and never for a change that was rolled back), and
-short messages outside a change (who is connected where, chat).
+"""Signals between server processes that share one PostgreSQL database: "these tables are now at
+these revisions" (one notification per group commit, sent right after it committed: never
+before, never for a change that was rolled back), and short messages outside a change (who is
+connected where, chat).
+
+A signal is a `NOTIFY` of its own, not part of the transaction that made the change: PostgreSQL
+takes one lock for the whole database while a notifying transaction commits, so with the
+notification inside, the group commits of every process waited for each other's disk flush. A
+signal's transaction has nothing to make durable and does not wait for the disk
+(`synchronous_commit` off), so it holds that lock for no time worth measuring.
 
 Every process `LISTEN`s on one channel through a connection of its own and hands each signal
-from another process to the hub. A signal can be missed (the listening connection drops); the
-hub also compares revisions every second, so a missed signal delays a change by a second at most.
-On SQLite (one process) nothing is sent and nothing listened to.
+from another process to the hub. A signal can be missed (the listening connection drops, or a
+process dies between its commit and its signal); the hub also compares revisions every second,
+so a missed signal delays a change by a second at most. On SQLite (one process) nothing is sent
+and nothing listened to.
 
 Why PostgreSQL and not Redis pub/sub (both measured with `benchmarks/pubsub.py`, docs/deploy.md):
-the notification commits with the change in one transaction, the database several processes
-need anyway is the only service to run, and its latency and throughput are far above what the
-tables need.
+the database several processes need anyway is the only service to run, and its latency and
+throughput are far above what the tables need.
 """
 
 from __future__ import annotations
@@ -19,15 +25,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Engine, text
 
 log = logging.getLogger("nekobako.server")
 
 CHANNEL = "nekobako"
+TABLES_PER_SIGNAL = 200  # a notification carries at most 8000 bytes; a table takes about 15
 MAX_BACKOFF = 5.0
 Handler = Callable[[dict[str, Any]], None]
 
@@ -43,23 +50,23 @@ class Signals:
         self.connected = asyncio.Event()
         self.reconnected: Callable[[], None] | None = None  # after a gap: look for missed changes
 
-    def table_changed(self, table_id: int, revision: int) -> tuple[str, str] | None:
-        """The notification (channel, payload) the transaction that brings `table_id` to
-        `revision` sends (`games.Change.signal`): heard when it commits. None on SQLite."""
-        if not self.enabled:
-            return None
-        return CHANNEL, self._payload({"k": "table", "t": table_id, "r": revision})
+    def tables_changed(self, revisions: Mapping[int, int]) -> None:
+        """The tables a group commit changed and their new revisions (a database thread, after
+        the commit): one signal for each `TABLES_PER_SIGNAL` of them."""
+        items = list(revisions.items())
+        for start in range(0, len(items), TABLES_PER_SIGNAL):
+            self.send({"k": "tables", "r": {str(t): r for t, r in items[start : start + TABLES_PER_SIGNAL]}})
 
     def send(self, message: dict[str, Any]) -> None:
-        """Outside any change (a database thread): sent at once."""
-        if self.enabled:
-            with self.engine.begin() as conn:
-                self._notify(conn, message)
-
-    def _notify(self, conn: Connection, message: dict[str, Any]) -> None:
-        conn.execute(
-            text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": self._payload(message)}
-        )
+        """A signal (a database thread), sent at once in a transaction of its own that does not
+        wait for the disk. Nothing on SQLite."""
+        if not self.enabled:
+            return
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            conn.execute(
+                text("SELECT set_config('synchronous_commit', 'off', true), pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": self._payload(message)},
+            )
 
     def _payload(self, message: dict[str, Any]) -> str:
         return orjson.dumps({**message, "o": self.origin}).decode()

@@ -7,8 +7,8 @@ A table whose last commit is in doubt is read back from the database before its 
 Several processes may serve one (PostgreSQL) database. The database, not a process's memory,
 orders the changes: each commit names the revision it was computed from, and a commit from a copy
 that fell behind is refused (`StaleCopy`); the copy is read again and the change checked and
-computed again (`retry_stale`). Other processes hear of a commit through `signals` and bring
-their copies up to date (`refresh`).
+computed again (`retry_stale`). Other processes hear of each group commit, once it committed,
+through `signals` and bring their copies up to date (`refresh`).
 """
 
 from __future__ import annotations
@@ -123,13 +123,18 @@ class Committer:
                 self.durations.append(time.perf_counter() - started)
                 self.batches += 1
                 self.changes += len(batch)
-                for (_, done), result in zip(batch, results, strict=True):
+                stored: dict[int, int] = {}
+                for (change, done), result in zip(batch, results, strict=True):
+                    if not isinstance(result, Exception):
+                        stored[change.table_id] = result
                     if done.done():
                         continue
                     if isinstance(result, Exception):
                         done.set_exception(result)
                     else:
                         done.set_result(result)
+                if stored:
+                    self.tables.tell_others(stored)
         finally:
             self.busy = False
 
@@ -152,6 +157,7 @@ class Tables:
         self.origin = process_name()
         self.signals = Signals(engine, self.origin)
         self.committer = Committer(self)
+        self.telling: set[asyncio.Task[None]] = set()  # signals of committed changes being sent
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking store function in a database thread."""
@@ -161,6 +167,21 @@ class Tables:
         """After a change was committed and swapped in: tell every listener."""
         for listener in self.listeners:
             listener(live)
+
+    def tell_others(self, revisions: dict[int, int]) -> None:
+        """Committed changes (table → new revision), told to the other processes (none on SQLite)
+        in a database thread, while the next group commit goes on."""
+        if self.signals.enabled and not self.closing:
+            task = asyncio.create_task(self.workers.db(self.signals.tables_changed, revisions))
+            self.telling.add(task)
+            task.add_done_callback(self._told)
+
+    def _told(self, task: asyncio.Task[None]) -> None:
+        self.telling.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning(
+                "telling other processes of changes failed (%s); they catch up within a second", task.exception()
+            )
 
     def values(self) -> list[LiveTable]:
         return list(self.live.values())
@@ -322,7 +343,6 @@ class Tables:
             new_notices=new_notices or (),
             extra=extra,
             check=check,
-            signal=self.signals.table_changed(live.id, live.row.revision + 1),
             hooks=self.faults if self.faults.active else None,
         )
 

@@ -191,10 +191,9 @@ class Change:
     inserted at `first_seq`, `first_seq+1`… (the primary key refuses a second writer of the same
     seq, too); `seat_rows` are the seats that changed (only those are written). `check` runs
     in the same transaction before it is written and refuses it by raising (a quota counted under
-    its lock: `store.quotas`); `extra` runs after it (ratings of a finished game); `signal` — (channel, payload) — is
-    a PostgreSQL notification sent by the same transaction, so other processes hear of the
-    change exactly when it commits; `hooks` inject faults in tests (they raise before the change
-    is written or after it is committed)."""
+    its lock: `store.quotas`); `extra` runs after it (ratings of a finished game); `hooks` inject
+    faults in tests (they raise before the change is written or after it is committed). Other
+    processes hear of committed changes from the server (`server.signals`), not from here."""
 
     table_id: int
     revision: int
@@ -205,7 +204,6 @@ class Change:
     new_notices: Sequence[NoticeRow] = ()
     check: Callable[[Connection], None] | None = None
     extra: Callable[[Connection], None] | None = None
-    signal: tuple[str, str] | None = None
     hooks: CommitHooks | None = None
 
     @property
@@ -301,7 +299,6 @@ def _plain_move(change: Change) -> bool:
         and values.keys() == MOVE_VALUES
         and not change.seat_rows
         and not change.new_notices
-        and change.signal is not None
     )
 
 
@@ -309,29 +306,25 @@ def _send_moves(driver: Any, moves: Sequence[Change], stamp: datetime) -> Any:
     """Plain moves (`_plain_move`) of several tables as one statement: the batch as one JSON
     parameter (encoded in C, parsed by PostgreSQL) instead of one statement, a query to convert
     and a dozen parameters to adapt per move. Each table row moves only from its revision, and
-    only a moved table's actions are inserted and its notification sent. The cursor's rows are
+    only a moved table's actions are inserted. The cursor's rows are
     the ids of the tables that moved (a table missing there was stale)."""
-    signals = [m.signal for m in moves if m.signal is not None]
-    channels = {channel for channel, _ in signals}
-    assert len(signals) == len(moves) and len(channels) == 1, "plain moves signal on one channel"
     batch = [
         {"id": m.table_id, "revision": m.revision, "first_seq": m.first_seq, "entries": list(m.entries)}
         | (m.values or {})
-        | {"payload": payload}
-        for m, (_, payload) in zip(moves, signals, strict=True)
+        for m in moves
     ]
     cursor = driver.cursor()
     cursor.execute(
         f"WITH c AS (SELECT * FROM json_to_recordset(%(batch)s::json) AS c(id int, revision int, seq int,"
-        " first_seq int, deadlines json, clock json, entries text[], payload text)),"
+        " first_seq int, deadlines json, clock json, entries text[])),"
         f" moved AS (UPDATE {tables.name} AS t SET revision = c.revision + 1, seq = c.seq,"
         " deadlines = c.deadlines, clock = c.clock FROM c WHERE t.id = c.id AND t.revision = c.revision"
         " RETURNING t.id),"
         f" a AS (INSERT INTO {actions.name} (table_id, seq, entry, created_at)"
         " SELECT c.id, c.first_seq + e.i - 1, e.entry, %(stamp)s FROM c JOIN moved ON moved.id = c.id,"
         " unnest(c.entries) WITH ORDINALITY AS e(entry, i))"
-        " SELECT c.id, pg_notify(%(channel)s, c.payload) FROM c JOIN moved ON moved.id = c.id",
-        {"batch": orjson.dumps(batch).decode(), "stamp": stamp, "channel": channels.pop()},
+        " SELECT id FROM moved",
+        {"batch": orjson.dumps(batch).decode(), "stamp": stamp},
     )
     return cursor
 
@@ -375,8 +368,8 @@ def _write_postgres(conn: Connection, change: Change, stamp: datetime) -> bool:
 
 def _send_postgres(driver: Any, change: Change, stamp: datetime) -> Any:
     """A change as one statement: the table row's update (which refuses a stale revision) and,
-    each only if that row moved, the actions and notices inserted, the changed seats updated and
-    the notification sent. Sent through psycopg itself, whose prepared statements (after five
+    each only if that row moved, the actions and notices inserted and the changed seats updated.
+    Sent through psycopg itself, whose prepared statements (after five
     runs of the same text) skip planning too. Returns the cursor, whose one row (none when
     stale) is read at once or after the pipeline it was sent in."""
     params: dict[str, Any] = {"id": change.table_id, "revision": change.revision}
@@ -427,12 +420,8 @@ def _send_postgres(driver: Any, change: Change, stamp: datetime) -> Any:
             " unnest(%(n_kind)s::text[], %(n_seat)s::int[], %(n_seq)s::int[], %(n_data)s::text[],"
             " %(n_at)s::timestamptz[]) WITH ORDINALITY AS n(kind, seat, seq, data, at, i) ORDER BY n.i)"
         )
-    last = "SELECT 1 FROM moved"
-    if change.signal is not None:
-        params.update(channel=change.signal[0], payload=change.signal[1])
-        last = "SELECT pg_notify(%(channel)s, %(payload)s) FROM moved"
     cursor = driver.cursor()
-    cursor.execute(f"WITH {', '.join(steps)} {last}", params)
+    cursor.execute(f"WITH {', '.join(steps)} SELECT 1 FROM moved", params)
     return cursor
 
 
