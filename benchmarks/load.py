@@ -26,6 +26,11 @@ the load). People read whole `state` messages (as a program using the API might)
 slow answers; `--profile` samples process 0 with py-spy (`pip install py-spy`; not a
 dependency) and prints where its time went. The load generator's own garbage collector is off
 while it measures: its pauses would count in every answer on their way.
+
+Machines of the same size differ (runs of this script on 2-core machines gave 0.76 to 0.93 ms
+of server CPU per stored action at 500 tables), so every report says how fast this machine is
+(`views_speed.py`'s greedy decisions per CPU second on one core, before any load) and how busy
+its cores were during the run, including time the hypervisor gave to other guests ("stolen").
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ import os
 import pathlib
 import random
 import secrets
+import shutil
 import statistics
 import subprocess
 import sys
@@ -62,6 +68,7 @@ from server_harness import ServerProcess
 
 from nekobako.server import collector
 from nekobako.server.deltas import apply as deltas_apply
+from views_speed import SAMPLES, greedy_rate
 
 MAX_TABLES = 1000  # a bound, whatever the command line says
 MAX_SECONDS = 600
@@ -71,6 +78,7 @@ MAX_REPEAT = 10
 TARGET_P99 = 0.100
 TICKS = os.sysconf("SC_CLK_TCK")
 PROFILE_RATE = 100  # samples per second per thread
+REFERENCE_GAMES = 10  # per sample of the machine's speed (views_speed.py's greedy decisions)
 
 
 async def post(http: httpx.AsyncClient, url: str, **kwargs: Any) -> httpx.Response:
@@ -207,6 +215,7 @@ class Measured:
     own_collector: dict  # this load generator's collector (its pauses would count as latency)
     health: list[dict]  # each process's /api/health after the run
     cpu: dict[str, float]  # CPU seconds of the timed part: server, postgres, client
+    machine: dict[str, float]  # shares of the machine's cores during it: busy, stolen
     stored: int  # actions stored during the timed part
     connections: int | None  # PostgreSQL connections opened during the timed part
 
@@ -267,7 +276,7 @@ async def run(
         health = [(await http.get(f"{base}/api/health")).json() for base in bases]
     opened = sessions_after - sessions_before if sessions_after is not None and sessions_before is not None else None
     answers = [(sent - window.timed_from, seconds) for sent, seconds in answers]
-    return Measured(answers, watch.report(), health, meter.used, stored_after - stored_before, opened)
+    return Measured(answers, watch.report(), health, meter.used, meter.machine, stored_after - stored_before, opened)
 
 
 def start_profiler(server: ServerProcess, seconds: float, out: pathlib.Path) -> subprocess.Popen[bytes]:
@@ -335,6 +344,13 @@ def _frame_name(frame: str) -> str:
     return f"{name} ({where.split(':')[0].rsplit('/', 1)[-1]})"
 
 
+def machine_ticks() -> tuple[int, int, int]:
+    """Ticks of every core since boot (/proc/stat): all, idle (with waiting for the disk), stolen
+    by the hypervisor (another guest ran on our core)."""
+    fields = [int(f) for f in pathlib.Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return sum(fields), fields[3] + fields[4], fields[7]
+
+
 def _ticks(pid: int) -> int | None:
     """User + system CPU ticks of a process and of its children that ended (bot searches)."""
     with contextlib.suppress(OSError):
@@ -364,6 +380,7 @@ class CpuMeter:
         self.thread = threading.Thread(target=self._watch, daemon=True)
 
     def __enter__(self) -> CpuMeter:
+        self.machine_start = machine_ticks()
         self.server_start = sum(_ticks(pid) or 0 for pid in self.servers)
         self.client_start = time.process_time()
         self._look(first=True)
@@ -379,6 +396,8 @@ class CpuMeter:
             "postgres": sum(self.last[pid] - self.start[pid] for pid in self.last) / TICKS,
             "client": time.process_time() - self.client_start,
         }
+        total, idle, steal = (after - before for after, before in zip(machine_ticks(), self.machine_start, strict=True))
+        self.machine = {"busy": 1 - idle / total if total else 0.0, "steal": steal / total if total else 0.0}
 
     def _watch(self) -> None:
         while not self.done.wait(self.PERIOD):
@@ -466,7 +485,7 @@ def collector_line(report: dict) -> str:
 
 def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[float | None, str]:
     """One load run at `tables` tables; its p99 (None without samples) and the report."""
-    seconds = min(args.seconds, MAX_SECONDS)
+    seconds = args.seconds
     limits = [f"--limit={name}=100000" for name in ("open_tables", "guests_per_hour", "server_strong_bot_tables")]
     with fresh_database(args.database_url, work) as url:
         servers = [
@@ -518,6 +537,11 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
             f" load generator {per_action['client']:.2f} ms"
         )
         lines.append(f"  → 10,000 such tables need about {cores:.1f} cores (server + database, at 100% busy)")
+    machine = measured.machine
+    lines.append(
+        f"  the machine's cores: {machine['busy']:.0%} busy, {machine['steal']:.1%} stolen by the hypervisor"
+        " (everything on the machine, this load generator included)"
+    )
     if measured.connections is not None:
         lines.append(f"  PostgreSQL connections opened during the run: {measured.connections}")
     if args.timeline:
@@ -530,7 +554,7 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", default="50", help="a count, or several: 100,200,300")
+    parser.add_argument("--tables", type=table_counts, default="50", help="a count, or several: 100,200,300")
     parser.add_argument("--ismcts", type=int, default=0, help="tables of three ISMCTS bots besides")
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--database-url", default=None, help="a PostgreSQL server (default: temp SQLite)")
@@ -545,13 +569,18 @@ def main() -> None:
     parser.add_argument("--timeline", action="store_true", help="print the half-seconds with slow answers")
     parser.add_argument("--repeat", type=int, default=1, help="runs per table count (the capacity takes the worst)")
     args = parser.parse_args()
-    counts = [min(int(n), MAX_TABLES) for n in args.tables.split(",")]
+    counts = args.tables
     args.processes = max(1, min(args.processes, MAX_PROCESSES))
+    if not 0 < args.seconds <= MAX_SECONDS:
+        parser.error(f"--seconds goes from more than 0 to {MAX_SECONDS}")
     if args.processes > 1 and not (args.database_url or "").startswith("postgres"):
         parser.error("--processes above 1 needs --database-url postgresql://…")
-    work = pathlib.Path(tempfile.mkdtemp())
+    work = pathlib.Path(tempfile.mkdtemp(prefix="nekobako-load-"))
     args.stagger = max(0.0, min(args.stagger, MAX_STAGGER))
     args.repeat = max(1, min(args.repeat, MAX_REPEAT))
+    # one figure of this machine's speed, so runs on different machines can be compared
+    reference = statistics.median(greedy_rate(REFERENCE_GAMES) for _ in range(SAMPLES))
+    print(f"this machine, one core, before the load: {reference:,.0f} greedy Cat in the Box decisions per CPU second")
     capacity = 0
     for tables in counts:
         worst: float | None = 0.0
@@ -565,6 +594,21 @@ def main() -> None:
             capacity = max(capacity, tables)
     if len(counts) > 1 or args.repeat > 1:
         print(f"capacity at p99 < {TARGET_P99 * 1000:.0f} ms with {args.processes} process(es): {capacity} tables")
+    if args.profile:
+        print(f"raw profiles (py-spy's format) and the servers' logs are kept in {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def table_counts(text: str) -> list[int]:
+    """`--tables`: counts from 1 to MAX_TABLES, separated by commas."""
+    try:
+        counts = [int(n) for n in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a count or counts separated by commas: {text!r}") from None
+    if not all(1 <= n <= MAX_TABLES for n in counts):
+        raise argparse.ArgumentTypeError(f"counts go from 1 to {MAX_TABLES}: {text!r}")
+    return counts
 
 
 def _ms(seconds: float | None) -> str:

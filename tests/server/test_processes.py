@@ -257,6 +257,52 @@ def test_a_group_commit_sends_one_signal_of_its_stored_changes_after_committing(
         engine.dispose()
 
 
+def test_signals_go_through_one_kept_connection_that_is_opened_again_after_it_breaks(postgres_url) -> None:
+    """Every signal of a process goes through one connection of its own; killed (PostgreSQL
+    restarted, an operator's `pg_terminate_backend`), it is opened again and the signal that
+    found it broken still arrives."""
+    import asyncio
+
+    import orjson
+    import psycopg
+
+    from nekobako.server.signals import CHANNEL, SENDER_NAME, Signals
+
+    engine = open_database(postgres_url)
+    database = make_url(postgres_url).database
+    admin = psycopg.connect(make_url(postgres_url).set(drivername="postgresql").render_as_string(False))
+    admin.autocommit = True
+    admin.execute(f"LISTEN {CHANNEL}")
+    signals = Signals(engine, "sender")
+
+    def senders(ending: int | None = None) -> list[int]:
+        """The sending connections' server processes (one that is ending may take a moment to go)."""
+        query = "SELECT pid FROM pg_stat_activity WHERE datname = %s AND application_name = %s"
+        deadline = time.monotonic() + 5
+        while True:
+            pids = [row[0] for row in admin.execute(query, (database, SENDER_NAME))]
+            if ending not in pids or time.monotonic() > deadline:
+                return pids
+            time.sleep(0.05)
+
+    try:
+        for n in range(3):
+            signals.send({"k": "message", "t": 1, "m": {"n": n}})
+        first = senders()
+        assert len(first) == 1
+        admin.execute("SELECT pg_terminate_backend(%s)", first)
+        signals.send({"k": "message", "t": 1, "m": {"n": 3}})
+        heard = [orjson.loads(n.payload) for n in admin.notifies(timeout=2, stop_after=4)]
+        assert [(m["o"], m["m"]["n"]) for m in heard] == [("sender", n) for n in range(4)]
+        again = senders(ending=first[0])
+        assert len(again) == 1 and again != first
+        asyncio.run(signals.stop())
+        assert senders(ending=again[0]) == []
+    finally:
+        admin.close()
+        engine.dispose()
+
+
 def test_several_processes_on_one_port(postgres_url, tmp_path) -> None:
     """`--workers 2`: two processes behind one port, one game played through both."""
     server = ServerProcess(postgres_url, tmp_path / "workers.log", ("--workers", "2"))

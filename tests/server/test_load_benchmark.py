@@ -1,0 +1,58 @@
+"""`benchmarks/load.py`, the capacity benchmark of issue 14, as a real process against real server
+processes: what it reports is there and adds up (no speed is asserted in tests)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import make_url
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "load.py"
+
+
+def _load(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.postgres
+def test_two_processes_on_postgresql_report_latency_cpu_and_capacity(postgres_url) -> None:
+    server = make_url(postgres_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    proc = _load(
+        *("--tables", "3", "--seconds", "3", "--repeat", "2", "--processes", "2", "--deltas"),
+        *("--database-url", server),
+    )
+    out = proc.stdout
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert re.search(r"this machine, one core, before the load: [\d,]+ greedy Cat in the Box decisions", out)
+    assert out.count("postgres 3 tables + 0 ismcts tables, 2 process(es), 3 s, delta messages") == 2
+    answered = [int(n) for n in re.findall(r"action → broadcast: p50 [\d.]+ ms .* \((\d+) actions\)", out)]
+    assert len(answered) == 2 and all(n > 0 for n in answered), out
+    stored = re.findall(r"stored actions: (\d+) .* server ([\d.]+) ms, postgres ([\d.]+) ms", out)
+    assert len(stored) == 2, out
+    for count, server_ms, postgres_ms in stored:
+        # every person's action and the bots' answers are stored: more than the answers timed
+        assert int(count) >= min(answered) and float(server_ms) > 0 and float(postgres_ms) > 0, out
+    busy = [int(n) for n in re.findall(r"the machine's cores: (\d+)% busy, [\d.]+% stolen", out)]
+    assert len(busy) == 2 and all(0 < n <= 100 for n in busy), out
+    assert len(re.findall(r"process [01] commits: \d+ changes in \d+ transactions", out)) == 4, out
+    assert re.search(r"capacity at p99 < 100 ms with 2 process\(es\): (0|3) tables", out), out
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (("--tables", "2,x"), "not a count or counts separated by commas: '2,x'"),
+        (("--tables", "0"), "counts go from 1 to 1000"),
+        (("--seconds", "-1"), "--seconds goes from more than 0 to 600"),
+        (("--processes", "2"), "--processes above 1 needs --database-url postgresql://"),
+    ],
+)
+def test_bad_arguments_are_refused_before_anything_starts(args: tuple[str, ...], error: str) -> None:
+    proc = _load(*args, timeout=60)
+    assert proc.returncode == 2
+    assert error in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.stdout == ""  # nothing measured, no server started
