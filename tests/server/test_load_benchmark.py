@@ -34,8 +34,9 @@ def test_two_processes_on_postgresql_report_latency_cpu_and_capacity(postgres_ur
     stored = re.findall(r"stored actions: (\d+) .* server ([\d.]+) ms, postgres ([\d.]+) ms", out)
     assert len(stored) == 2, out
     for count, server_ms, postgres_ms in stored:
-        # every person's action and the bots' answers are stored: more than the answers timed
-        assert int(count) >= min(answered) and float(server_ms) > 0 and float(postgres_ms) > 0, out
+        # every person's action and the bots' answers are stored: more than the answers timed.
+        # CPU is read in ticks of 10 ms: the servers use many in 3 s, PostgreSQL may use none
+        assert int(count) >= min(answered) and float(server_ms) > 0 and float(postgres_ms) >= 0, out
     busy = [int(n) for n in re.findall(r"the machine's cores: (\d+)% busy, [\d.]+% stolen", out)]
     assert len(busy) == 2 and all(0 < n <= 100 for n in busy), out
     assert len(re.findall(r"process [01] commits: \d+ changes in \d+ transactions", out)) == 4, out

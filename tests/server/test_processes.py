@@ -242,9 +242,9 @@ def test_a_group_commit_sends_one_signal_of_its_stored_changes_after_committing(
             try:
                 changes = [games.Change(t, revisions[t], values={"status": "abandoned"}) for t in ids]
                 outcomes = await asyncio.gather(*map(tables.committer.commit, changes), return_exceptions=True)
-                await asyncio.gather(*tables.telling)
                 return [tables.committer.batches, *outcomes]
             finally:
+                await tables.signals.stop()  # (what is in the outbox is sent first)
                 tables.workers.close()
 
         batches, *outcomes = asyncio.run(commit_together())
@@ -258,9 +258,9 @@ def test_a_group_commit_sends_one_signal_of_its_stored_changes_after_committing(
 
 
 def test_signals_go_through_one_kept_connection_that_is_opened_again_after_it_breaks(postgres_url) -> None:
-    """Every signal of a process goes through one connection of its own; killed (PostgreSQL
-    restarted, an operator's `pg_terminate_backend`), it is opened again and the signal that
-    found it broken still arrives."""
+    """Every signal of a process goes out through its outbox's one connection; killed
+    (PostgreSQL restarted, an operator's `pg_terminate_backend`), it is opened again and the
+    signal that found it broken still arrives, after those before it."""
     import asyncio
 
     import orjson
@@ -288,10 +288,12 @@ def test_signals_go_through_one_kept_connection_that_is_opened_again_after_it_br
     try:
         for n in range(3):
             signals.send({"k": "message", "t": 1, "m": {"n": n}})
+        assert signals.outbox is not None and signals.outbox.drained(5)
         first = senders()
         assert len(first) == 1
         admin.execute("SELECT pg_terminate_backend(%s)", first)
         signals.send({"k": "message", "t": 1, "m": {"n": 3}})
+        assert signals.outbox.drained(5) and signals.outbox.dropped == 0
         heard = [orjson.loads(n.payload) for n in admin.notifies(timeout=2, stop_after=4)]
         assert [(m["o"], m["m"]["n"]) for m in heard] == [("sender", n) for n in range(4)]
         again = senders(ending=first[0])
@@ -301,6 +303,32 @@ def test_signals_go_through_one_kept_connection_that_is_opened_again_after_it_br
     finally:
         admin.close()
         engine.dispose()
+
+
+def test_signals_never_wait_for_a_database_that_is_away(caplog) -> None:
+    """With PostgreSQL unreachable, sending a signal returns at once and raises nothing: the
+    outbox's thread logs once and drops what it cannot send (the other processes catch up by
+    comparing revisions), and the outbox holds at most `OUTBOX_LIMIT` signals meanwhile."""
+    import asyncio
+
+    from sqlalchemy import create_engine
+
+    from nekobako.server import signals as signals_module
+    from nekobako.server.signals import OUTBOX_LIMIT, Signals
+
+    engine = create_engine(f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/nowhere")
+    signals = Signals(engine, "cut off")
+    assert signals.outbox is not None
+    sends = OUTBOX_LIMIT + 2 * signals_module.SIGNALS_PER_STATEMENT
+    with caplog.at_level("WARNING", logger="nekobako.server"):
+        for n in range(sends):
+            signals.send({"k": "message", "t": 1, "m": {"n": n}})
+        assert signals.outbox.queue.qsize() <= OUTBOX_LIMIT
+        assert signals.outbox.drained(30)
+        asyncio.run(signals.stop())
+    assert signals.outbox.dropped == sends  # none sent, every one counted
+    failures = [r for r in caplog.records if "sending signals to other processes failed" in r.getMessage()]
+    assert len(failures) == 1
 
 
 def test_several_processes_on_one_port(postgres_url, tmp_path) -> None:

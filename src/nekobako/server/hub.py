@@ -223,10 +223,8 @@ class Hub:
         self._send(message)
 
     def _send(self, message: dict[str, Any]) -> None:
-        signals = self.tables.signals
-        if signals.enabled and not self.tables.closing:
-            task = asyncio.create_task(self.workers.db(signals.send, message))
-            task.add_done_callback(log_if_failed)
+        if not self.tables.closing:
+            self.tables.signals.send(message)
 
     def _set_elsewhere(self, live: LiveTable, origin: str, entry: frozenset[int] | None) -> None:
         before = live.elsewhere.get(origin)

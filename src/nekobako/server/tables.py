@@ -157,7 +157,6 @@ class Tables:
         self.origin = process_name()
         self.signals = Signals(engine, self.origin)
         self.committer = Committer(self)
-        self.telling: set[asyncio.Task[None]] = set()  # signals of committed changes being sent
 
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking store function in a database thread."""
@@ -170,18 +169,9 @@ class Tables:
 
     def tell_others(self, revisions: dict[int, int]) -> None:
         """Committed changes (table → new revision), told to the other processes (none on SQLite)
-        in a database thread, while the next group commit goes on."""
-        if self.signals.enabled and not self.closing:
-            task = asyncio.create_task(self.workers.db(self.signals.tables_changed, revisions))
-            self.telling.add(task)
-            task.add_done_callback(self._told)
-
-    def _told(self, task: asyncio.Task[None]) -> None:
-        self.telling.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.warning(
-                "telling other processes of changes failed (%s); they catch up within a second", task.exception()
-            )
+        through the signals' outbox, while the next group commit goes on."""
+        if not self.closing:
+            self.signals.tables_changed(revisions)
 
     def values(self) -> list[LiveTable]:
         return list(self.live.values())
