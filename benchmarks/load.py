@@ -30,7 +30,8 @@ while it measures: its pauses would count in every answer on their way.
 Machines of the same size differ (runs of this script on 2-core machines gave 0.76 to 0.93 ms
 of server CPU per stored action at 500 tables), so every report says how fast this machine is
 (`views_speed.py`'s greedy decisions per CPU second on one core, before any load) and how busy
-its cores were during the run, including time the hypervisor gave to other guests ("stolen").
+its cores were during the run, including time the hypervisor gave to other guests ("stolen"),
+and how late its own event loop woke (an answer that arrives while it is busy is timed late).
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ MAX_REPEAT = 10
 TARGET_P99 = 0.100
 TICKS = os.sysconf("SC_CLK_TCK")
 PROFILE_RATE = 100  # samples per second per thread
+LAG_PERIOD = 0.01  # how often the load generator looks at its own loop's lag
 REFERENCE_GAMES = 10  # per sample of the machine's speed (views_speed.py's greedy decisions)
 
 
@@ -213,6 +215,7 @@ def quantiles(values: list[float]) -> str:
 class Measured:
     answers: list[tuple[float, float]]  # (sent, s after the timed part began; → the state answering it, s)
     own_collector: dict  # this load generator's collector (its pauses would count as latency)
+    own_lag: list[tuple[float, float]]  # this load generator's loop: (s after the timed part began, late by s)
     health: list[dict]  # each process's /api/health after the run
     cpu: dict[str, float]  # CPU seconds of the timed part: server, postgres, client
     machine: dict[str, float]  # shares of the machine's cores during it: busy, stolen
@@ -263,12 +266,14 @@ async def run(
         watch = collector.CollectorWatch()
         watch.start()
         window.start.set()
+        lag = asyncio.create_task(loop_lag(window))
         await asyncio.sleep(window.timed_from - time.monotonic())
         stored_before, sessions_before = await asyncio.to_thread(counts, url)
         with CpuMeter(servers, database) as meter:
             spy = start_profiler(servers[0], seconds, profile) if profile is not None else None
             await asyncio.gather(*people)
         watch.stop()
+        own_lag = await lag
         gc.enable()
         stored_after, sessions_after = await asyncio.to_thread(counts, url)
         if spy is not None:
@@ -276,7 +281,9 @@ async def run(
         health = [(await http.get(f"{base}/api/health")).json() for base in bases]
     opened = sessions_after - sessions_before if sessions_after is not None and sessions_before is not None else None
     answers = [(sent - window.timed_from, seconds) for sent, seconds in answers]
-    return Measured(answers, watch.report(), health, meter.used, meter.machine, stored_after - stored_before, opened)
+    return Measured(
+        answers, watch.report(), own_lag, health, meter.used, meter.machine, stored_after - stored_before, opened
+    )
 
 
 def start_profiler(server: ServerProcess, seconds: float, out: pathlib.Path) -> subprocess.Popen[bytes]:
@@ -456,12 +463,29 @@ def counts(url: str) -> tuple[int, int | None]:
         engine.dispose()
 
 
-def timeline(answers: list[tuple[float, float]], step: float = 0.5) -> list[str]:
+async def loop_lag(window: Window) -> list[tuple[float, float]]:
+    """How late this load generator's own event loop wakes during the timed part: an answer that
+    arrives while it is busy (reading other sockets, making tables) is timed late by as much, so
+    a report whose answers are slow while this is high measured the load generator."""
+    loop = asyncio.get_running_loop()
+    samples = []
+    while (now := time.monotonic()) < window.until:
+        start = loop.time()
+        await asyncio.sleep(LAG_PERIOD)
+        samples.append((now - window.timed_from, max(0.0, loop.time() - start - LAG_PERIOD)))
+    return samples
+
+
+def timeline(answers: list[tuple[float, float]], own_lag: list[tuple[float, float]], step: float = 0.5) -> list[str]:
     """The half-seconds in which some answer took longer than the target: a stall (a collection,
-    a burst) shows as a few such steps in a row, a machine too busy as many spread out."""
+    a burst) shows as a few such steps in a row, a machine too busy as many spread out; with how
+    late this load generator's own loop was at most in each."""
     steps: dict[int, list[float]] = collections.defaultdict(list)
     for sent, seconds in answers:
         steps[int(sent // step)].append(seconds)
+    late: dict[int, float] = collections.defaultdict(float)
+    for at, seconds in own_lag:
+        late[int(at // step)] = max(late[int(at // step)], seconds)
     lines = [f"  answers sent in each {step} s step with one over {TARGET_P99 * 1000:.0f} ms:"]
     for index in sorted(steps):
         values = sorted(steps[index])
@@ -469,7 +493,8 @@ def timeline(answers: list[tuple[float, float]], step: float = 0.5) -> list[str]
         if slow:
             lines.append(
                 f"    {index * step:5.1f} s: {len(values)} answers, median {values[len(values) // 2] * 1000:.0f} ms,"
-                f" {slow} over, longest {values[-1] * 1000:.0f} ms"
+                f" {slow} over, longest {values[-1] * 1000:.0f} ms; load generator late by up to"
+                f" {late[index] * 1000:.0f} ms"
             )
     return lines if len(lines) > 1 else [lines[0] + " none"]
 
@@ -511,6 +536,13 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
     ]
     lines.append(f"  action → broadcast: {quantiles(latencies)}")
     lines.append(f"  load generator's {collector_line(measured.own_collector)}")
+    own_lag = sorted(seconds for _, seconds in measured.own_lag)
+    if own_lag:
+        q = statistics.quantiles(own_lag, n=100, method="inclusive") if len(own_lag) > 1 else own_lag * 99
+        lines.append(
+            f"  load generator's event-loop lag: p50 {q[49] * 1000:.1f} ms  p99 {q[98] * 1000:.1f} ms"
+            f"  max {own_lag[-1] * 1000:.1f} ms"
+        )
     for index, answer in enumerate(measured.health):
         lag = answer["loop_lag_ms"]
         lines.append(
@@ -545,7 +577,7 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
     if measured.connections is not None:
         lines.append(f"  PostgreSQL connections opened during the run: {measured.connections}")
     if args.timeline:
-        lines += timeline(measured.answers)
+        lines += timeline(measured.answers, measured.own_lag)
     if args.profile and (work / f"profile-{tables}.txt").exists():
         lines.append(profile_summary(work / f"profile-{tables}.txt", seconds))
     p99 = statistics.quantiles(sorted(latencies), n=100, method="inclusive")[98] if len(latencies) > 1 else None

@@ -22,7 +22,7 @@ def _load(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
 def test_two_processes_on_postgresql_report_latency_cpu_and_capacity(postgres_url) -> None:
     server = make_url(postgres_url).set(drivername="postgresql").render_as_string(hide_password=False)
     proc = _load(
-        *("--tables", "3", "--seconds", "3", "--repeat", "2", "--processes", "2", "--deltas"),
+        *("--tables", "3", "--seconds", "3", "--repeat", "2", "--processes", "2", "--deltas", "--timeline"),
         *("--database-url", server),
     )
     out = proc.stdout
@@ -37,9 +37,11 @@ def test_two_processes_on_postgresql_report_latency_cpu_and_capacity(postgres_ur
         # every person's action and the bots' answers are stored: more than the answers timed.
         # CPU is read in ticks of 10 ms: the servers use many in 3 s, PostgreSQL may use none
         assert int(count) >= min(answered) and float(server_ms) > 0 and float(postgres_ms) >= 0, out
+    assert len(re.findall(r"load generator's event-loop lag: p50 [\d.]+ ms  p99 [\d.]+ ms  max [\d.]+ ms", out)) == 2
     busy = [int(n) for n in re.findall(r"the machine's cores: (\d+)% busy, [\d.]+% stolen", out)]
     assert len(busy) == 2 and all(0 < n <= 100 for n in busy), out
     assert len(re.findall(r"process [01] commits: \d+ changes in \d+ transactions", out)) == 4, out
+    assert out.count("answers sent in each 0.5 s step with one over 100 ms:") == 2
     assert re.search(r"capacity at p99 < 100 ms with 2 process\(es\): (0|3) tables", out), out
 
 
