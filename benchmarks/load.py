@@ -71,7 +71,7 @@ from nekobako.server import collector
 from nekobako.server.deltas import apply as deltas_apply
 from views_speed import SAMPLES, greedy_rate
 
-MAX_TABLES = 1000  # a bound, whatever the command line says
+MAX_TABLES = 1000  # a bound: larger counts are refused (`table_counts`)
 MAX_SECONDS = 600
 MAX_PROCESSES = 8
 MAX_STAGGER = 60

@@ -69,7 +69,9 @@ class Signals:
 
     def tables_changed(self, revisions: Mapping[int, int]) -> None:
         """The tables a group commit changed and their new revisions (after the commit): one
-        signal for each `TABLES_PER_SIGNAL` of them."""
+        signal for each `TABLES_PER_SIGNAL` of them (on SQLite, called for every group commit: nothing)."""
+        if self.outbox is None:
+            return
         items = list(revisions.items())
         for start in range(0, len(items), TABLES_PER_SIGNAL):
             self.send({"k": "tables", "r": {str(t): r for t, r in items[start : start + TABLES_PER_SIGNAL]}})
