@@ -27,13 +27,17 @@ what they share:
   | `to_move(a, out) -> int` | every seat to move (simultaneous decisions), written to `out`; how many |
   | `legal(a, seat, out) -> int` | the legal action ids of `seat`, in the engine's order, into `out`; how many |
   | `apply(a, seat, action)` | play a legal action id (unchecked: the caller took it from `legal`) |
-  | `chance(a, rng)` | draw and apply the chance outcome due now, by its odds |
+  | `draw_chance(a, rng, out) -> int` | the chance outcome due now as codes in `out` (die ids, a deck order); how many |
+  | `apply_chance(a, out, n)` | apply the outcome of `n` codes (drawn, or forced from a record) |
+  | `chance(a, rng)` | `draw_chance` then `apply_chance` |
   | `scores(a, out)` | the game totals so far, per seat (`float64`) |
   | `rounds_done(a) -> int` | finished rounds (a rollout's round horizon) |
   | `playout(a, rng, max_actions) -> int` | uniformly random play to the end; actions applied |
 
   A forced chance outcome (a record's deal or roll) goes through `Kernel.force_chance(a, action)`,
-  which converts the engine's chance action in Python and applies it in the kernel.
+  which converts the engine's chance action to codes in Python and applies them in the kernel;
+  `Kernel.chance_action(a, codes)` turns drawn codes back into the engine's action, so a seeded
+  kernel playout can be replayed by the pure engine step for step.
 
 Where numba cannot be imported, or `NEKOBAKO_PURE=1` is set, `kernel_for` returns None and every
 caller runs on the pure engine with the same results (`pure_reason` says why).
@@ -92,6 +96,8 @@ class Kernel(ABC):
     to_move: Any
     legal: Any
     apply: Any
+    draw_chance: Any
+    apply_chance: Any
     chance: Any
     scores: Any
     rounds_done: Any
@@ -111,8 +117,17 @@ class Kernel(ABC):
         """A pure state at the position `array` holds (empty history and events)."""
 
     @abstractmethod
+    def chance_codes(self, array: np.ndarray, action: Action) -> np.ndarray:
+        """The codes of a chance outcome (the engine's action value) due now at `array`."""
+
+    @abstractmethod
+    def chance_action(self, array: np.ndarray, codes: np.ndarray) -> Action:
+        """The engine's chance action for codes drawn at `array` (before applying them)."""
+
     def force_chance(self, array: np.ndarray, action: Action) -> None:
         """Apply a given chance outcome (the engine's action value) to `array`."""
+        codes = self.chance_codes(array, action)
+        self.apply_chance(array, codes, len(codes))
 
 
 @cache
