@@ -41,3 +41,27 @@ def test_auto_plays_forced_moves(tmp_path):
     # Forced moves need no answer with --auto, so fewer prompts for the same game.
     assert second.output.count("Your move") < first.output.count("Your move")
     assert json.loads(auto.read_text())["actions"] == json.loads(plain.read_text())["actions"]
+
+
+def test_the_log_shows_other_spare_faces_once_the_view_does(tmp_path):
+    """Catopomp round 3, both seats choose a spare face at once: the bot's choice reads `spare ?`
+    while the phase is open, and once both are set the log shows it as the view does."""
+    import scenario
+
+    state = scenario.run(
+        "catopomp",
+        2,
+        [*scenario.CATOPOMP_ROUND_1, *scenario.CATOPOMP_ROUND_2, "deal 1 2 3 4 5 | 6 7 8 9 10", "dice 3"],
+        hand_size=5,
+    )
+    record = state.record(seed=4).to_json()
+    record["seats"] = ["human", "random"]
+    path = tmp_path / "round3.json"
+    path.write_text(json.dumps(record))
+    result = CliRunner().invoke(app, ["play", "--resume", str(path)], input="spare 5\n")
+    assert result.exit_code == 0, result.output
+    after = replay(Record.from_json(json.loads(path.read_text())))
+    assert after.view(0)["history"][-2:] == [[0, "spare 5"], [1, f"spare {after.spare[1]}"]]
+    log = result.output[result.output.index("spare 5") :]
+    assert "spare ?" in log  # the bot's choice as it came, while the phase was open
+    assert f"spare {after.spare[1]} (shown now)" in log

@@ -152,7 +152,7 @@ def test_whole_games_fit_the_length_bound_and_the_information_tensor(name, playe
         out = np.empty(enc.information_size, np.float32)
         for seat in range(players):
             enc.information_tensor(state, seat, out)
-            codes = enc.history_codes(state.history, seat)
+            codes = enc.history_codes(state, seat)
             assert out[enc.size : enc.size + len(codes)].tolist() == codes
             assert not out[enc.size + len(codes) :].any()
 
@@ -177,7 +177,7 @@ def test_hidden_cards_never_reach_a_tensor_or_a_string(game, players, position) 
             enc.observe(other, seat, there)
             assert np.array_equal(here, there)
             assert enc.information_state(state, seat) == enc.information_state(other, seat)
-            assert enc.history_codes(state.history, seat) == enc.history_codes(other.history, seat)
+            assert enc.history_codes(state, seat) == enc.history_codes(other, seat)
             assert enc.legal_ids(state, seat) == enc.legal_ids(other, seat)
             # the other seats' hidden cards did change, and their strings show it
             assert any(

@@ -5,6 +5,8 @@ Each iteration samples a fresh world from the bot's own view with `Game.determin
 (never the true state), then walks one shared tree whose nodes are information sets *of the
 searching seat*: a child is keyed by the action's text as the searching seat would read it
 (`Game.redact`), so an opponent's hidden discard is one node however many worlds disagree on it.
+When a step reveals what was hidden (Catopomp's spare faces once every spare die is set, as the
+view then shows them), the walk goes on through a node keyed by what was revealed (`_revealed`).
 Selection is UCB1 with availability counts (an action legal in only some worlds is judged by the
 worlds where it was available). Small chance steps (dice) are sampled and keyed by their public
 text; a large one (a deal) ends the tree, and the rest is a random rollout.
@@ -216,11 +218,15 @@ class ISMCTSBot:
             else:  # several hidden actions read the same to us: pick one of them at random
                 group = [a for a, k in zip(legal, keys, strict=True) if k == key]
                 action = group[int(rng.random() * len(group))]
+            open_from = state.settled()
+            hidden = open_from < len(state.history) or key != str(action)
             state.apply(seat, action)
             path.append((child, seat))
             node = child
             if fresh:
                 break
+            if hidden:
+                node = _revealed(state, node, open_from, me)
         values = self._rollout(state, rounds, self.horizon == "round", rng)
         for child, seat in path:
             child.visits += 1
@@ -245,6 +251,27 @@ class ISMCTSBot:
         if state.is_over():
             return state.returns()
         return _margin_values(state.scores(), self.hints)
+
+
+def _revealed(state: State, node: Node, start: int, me: int) -> Node:
+    """The node below `node` for what the step just made revealed to `me`: entries from `start`
+    that read more now than `Game.redact` showed (Catopomp's spare faces once the spare phase
+    closes), as `me`'s view reads them. Worlds that disagree on them are then different
+    information sets from here on, as they are to the seat; with nothing revealed, `node`."""
+    settled = state.settled()
+    if settled <= start:
+        return node
+    history, redact = state.history, state.game.redact
+    texts = state.history_texts(me, start)[: settled - start]
+    shown = tuple(
+        (history[i][0], text) for i, text in enumerate(texts, start) if text != redact(history[i][0], history[i][1], me)
+    )
+    if not shown:
+        return node
+    below = node.children.get(shown)
+    if below is None:
+        below = node.children[shown] = Node()
+    return below
 
 
 def _sample(outcomes: Sequence[tuple[Action, float]], rng: random.Random) -> Action:

@@ -108,9 +108,26 @@ class TerminalGame:
         self.events_shown = len(events)
 
     def show_action(self, actor: int, action: Any) -> None:
-        text = self.game.redact(actor, action, self.seat)
+        self.show_entry(actor, self.game.redact(actor, action, self.seat))
+
+    def show_entry(self, actor: int, text: str, note: str = "") -> None:
         who = Text(say("cli.chance", self.lang), style="dim") if actor == CHANCE else seat_text(actor, self.names)
-        self.console.print(Text.assemble("  ", who, say("cli.label", self.lang, label=""), (text, "bold")))
+        label = say("cli.label", self.lang, label="")
+        self.console.print(Text.assemble("  ", who, label, (text, "bold"), (note and " " + note, "italic")))
+
+    def show_revealed(self, start: int) -> None:
+        """Entries from `start` that read more now than when they were printed (Catopomp's spare
+        faces, once every spare die is set), printed again as the view reads them now: the log
+        knows what the person's view knows, no less."""
+        state, seat, redact = self.state, self.seat, self.game.redact
+        settled = state.settled()
+        if settled <= start:
+            return
+        history = state.history
+        for i, text in enumerate(state.history_texts(seat, start)[: settled - start], start):
+            actor, action = history[i]
+            if text != redact(actor, action, seat):
+                self.show_entry(actor, text, self.t("revealed"))
 
     def message(self, key: str) -> str:
         """The view's `prompt` or `goal` in words, from the game's own catalogue (as in the browser)."""
@@ -257,6 +274,7 @@ class TerminalGame:
             to_move = state.to_move
             if not to_move:
                 break
+            open_from = state.settled()  # entries from here may read more once this step is made
             if to_move == (CHANCE,):
                 outcome = state.sample_chance(self.chance_rng)
                 state.apply(CHANCE, outcome)
@@ -266,6 +284,7 @@ class TerminalGame:
             else:
                 self.bot_turn(to_move[0])
             self.show_events()
+            self.show_revealed(open_from)
             self.show_summary()
 
     def show_results(self) -> None:

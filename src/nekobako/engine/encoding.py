@@ -148,24 +148,27 @@ class Encoding(ABC):
         return ""
 
     def information_state(self, state: State, seat: int) -> str:
-        """Everything `seat` has observed, in order: the history as `seat` reads it (`Game.redact`),
-        the public events in between, then `pending`. Perfect recall; no server counters."""
+        """Everything `seat` has observed, in order: the history as `seat` reads it now (as its
+        view does: `State.history_texts`), the public events in between, then `pending`. Perfect
+        recall; no server counters."""
         lines = [self.header(seat)]
-        lines.extend(text for _, text in merged_lines(self.game, state.history, 0, state.events, 0, seat))
+        lines.extend(text for _, text in merged_lines(state, 0, 0, seat))
         tail = self.pending(state, seat)
         if tail:
             lines.append(tail)
         return "\n".join(lines)
 
-    def history_codes(self, history: Sequence[tuple[int, Action]], seat: int | None) -> list[int]:
-        """History entries as `seat` sees them, two integers each: who (0 chance, 1 + seat) and
-        what (0 hidden, else 1 + the action's id, or 1 + its chance id for chance). A deal is one
-        pair per card `seat` sees dealt (its hand, then any revealed cards), as the card's chance
-        id, so the pairs never outnumber the steps of `max_length`."""
+    def history_codes(self, state: State, seat: int | None, start: int = 0) -> list[int]:
+        """History entries from `start` as `seat` sees them now (`State.history_texts`, as its
+        view does), two integers each: who (0 chance, 1 + seat) and what (0 hidden, else 1 + the
+        action's id, or 1 + its chance id for chance). A deal is one pair per card `seat` sees
+        dealt (its hand, then any revealed cards), as the card's chance id, so the pairs never
+        outnumber the steps of `max_length`."""
         codes: list[int] = []
-        ids, chance_ids, redact = self.ids, self.chance_ids, self.game.redact
+        ids, chance_ids = self.ids, self.chance_ids
         cards = len(self.chance_actions) + 1
-        for actor, action in history:
+        texts = state.history_texts(seat, start)
+        for (actor, action), read in zip(state.history[start:], texts, strict=True):
             if actor == CHANCE:
                 hands = getattr(action, "hands", None)
                 if hands is None:
@@ -178,7 +181,7 @@ class Encoding(ABC):
                     codes += (0, 0)
             else:
                 text = str(action)
-                codes += (actor + 1, ids[text] + 1 if redact(actor, action, seat) == text else 0)
+                codes += (actor + 1, ids[text] + 1 if read == text else 0)
         return codes
 
     @property
@@ -192,7 +195,7 @@ class Encoding(ABC):
         `information_size`): the observation, then the history codes, zero-padded."""
         size = self.layout.size
         self.observe(state, seat, out[:size])
-        codes = self.history_codes(state.history, seat)
+        codes = self.history_codes(state, seat)
         out[size:] = 0
         out[size : size + len(codes)] = codes
 
@@ -235,22 +238,19 @@ def event_text(event: Event) -> str:
 
 
 def merged_lines(
-    game: Game,
-    history: Sequence[tuple[int, Action]],
-    history_from: int,
-    events: Sequence[Event],
-    events_from: int,
-    seat: int | None,
+    state: State, history_from: int, events_from: int, seat: int | None
 ) -> list[tuple[tuple[int, int], str]]:
-    """History entries (as `seat` reads them) and events from the given indexes, in one order:
-    an event recorded at history length k comes before entry k. Applying actions one by one and
-    appending each call's lines gives the same text as one call over the whole game."""
+    """The state's history entries (as `seat` reads them now: `State.history_texts`) and events
+    from the given indexes, in one order: an event recorded at history length k comes before
+    entry k. An entry hidden while it was open (Catopomp's spare faces during the spare phase)
+    reads revealed once the view reveals it, so lines are made afresh from the state when asked."""
+    history = state.history
     out: list[tuple[tuple[int, int], str]] = []
-    for i in range(history_from, len(history)):
-        actor, action = history[i]
+    for i, text in enumerate(state.history_texts(seat, history_from), history_from):
+        actor = history[i][0]
         who = "chance" if actor == CHANCE else str(actor)
-        out.append(((i, 1), f"{who}: {game.redact(actor, action, seat)}"))
-    for event in events[events_from:]:
+        out.append(((i, 1), f"{who}: {text}"))
+    for event in state.events[events_from:]:
         out.append(((event.at, 0), event_text(event)))
     out.sort(key=lambda item: item[0])
     return out

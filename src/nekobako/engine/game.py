@@ -479,6 +479,18 @@ class State(ABC, Generic[A]):
         more once an entry is settled (Catopomp's spare faces)."""
         return self.game.redact(actor, action, viewer)
 
+    def history_texts(self, viewer: int | None, start: int = 0) -> list[str]:
+        """History entries from `start` as `viewer` reads them now, exactly as `view(viewer)`'s
+        history says: settled entries by `settled_text`, open ones by `Game.redact`. The one rule
+        for every reader of what a seat knows (terminal log, search keys, learning encodings), so
+        a spare face the view reveals is revealed to all of them."""
+        history, settled = self.history, self.settled()
+        settled_text, redact = self.settled_text, self.game.redact
+        return [
+            settled_text(actor, action, viewer) if i < settled else redact(actor, action, viewer)
+            for i, (actor, action) in enumerate(history[start:], start)
+        ]
+
     @abstractmethod
     def private_view(self, seat: int | None) -> dict[str, Any]:
         """The game-specific part of `view`: public board plus what `seat` alone may see."""

@@ -130,14 +130,12 @@ class Progress:
 
     def lines(self, viewer: int, seat: int | None) -> list[str]:
         """What `seat` saw (`viewer` indexes `before`: the seat, or the spectator's last slot)."""
-        engine = self.engine
-        history, events = engine.history, engine.events
-        new = merged_lines(engine.game, history, self.from_history, events, self.from_events, seat)
+        new = merged_lines(self.engine, self.from_history, self.from_events, seat)
         return [*self.before[viewer][0], *(text for _, text in new)]
 
     def codes(self, encoding: Encoding, viewer: int, seat: int | None) -> list[int]:
         """`Encoding.history_codes` of what `seat` saw, those from before a resample first."""
-        return [*self.before[viewer][1], *encoding.history_codes(self.engine.history[self.from_history :], seat)]
+        return [*self.before[viewer][1], *encoding.history_codes(self.engine, seat, self.from_history)]
 
 
 class NekobakoState(pyspiel.State):

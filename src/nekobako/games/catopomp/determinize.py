@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...engine import LastView, Options
+from . import actions as A
 from .cards import SLOTS
 from .options import rules_for
 from .phases import SPARE
@@ -25,8 +26,10 @@ _LAST = LastView[CatopompView]()
 def determinize(game: CatopompGame, view: Mapping[str, Any], rng: random.Random) -> CatopompState:
     """A full state consistent with `view`: the other hands and the undealt cards are a uniform
     random split of the cards the seat cannot see (all combinations of the right sizes equally
-    likely); hidden spare faces chosen by others are uniform 1–6. The history and events are not
-    rebuilt (a search needs the position, not the log)."""
+    likely); hidden spare faces chosen by others are uniform 1–6, and the spare faces the view shows
+    (all of them once the spare phase is over) are the world's. The history and events are not
+    rebuilt (a search needs the position, not the log), except the open spare phase's choices so
+    far: the world's history holds them, hidden until the phase closes (`CatopompState.settled`)."""
     seen = _LAST.get(view, read_view)
     seat = seen.seat
     players = seen.players
@@ -86,12 +89,18 @@ def determinize(game: CatopompGame, view: Mapping[str, Any], rng: random.Random)
         centre[face] += 1
     state.used = list(seen.used)
     state.spare_holders = seen.spare_holders
-    spare = [f or 0 for f in seen.spare]
+    spare = [f or 0 for f in seen.spare]  # the view shows every spare face once the spare phase is over
     if state.phase == SPARE:
         state.spare_pending = seen.to_move
-        for s in state.spare_holders:
-            if s != seat and s not in state.spare_pending:
+        done = len(state.spare_holders) - len(state.spare_pending)
+        chosen = [entry[0] for entry in seen.history[len(seen.history) - done :]] if done else []
+        for s in chosen:
+            if s != seat:
                 spare[s] = 1 + int(rng.random() * 6)
+        # the phase's choices so far are the history's open entries (in the order they came, as
+        # the view lists them last), so the world reveals them as the view will when it closes
+        state.history = [(s, A.SPARES[spare[s]]) for s in chosen]
+        state.spare_hidden_from = 0
     state.spare = spare
     state.passed = sum(1 << s for s in seen.passed)
     state.current = seen.current if seen.current is not None else -1
