@@ -65,3 +65,25 @@ def test_the_log_shows_other_spare_faces_once_the_view_does(tmp_path):
     log = result.output[result.output.index("spare 5") :]
     assert "spare ?" in log  # the bot's choice as it came, while the phase was open
     assert f"spare {after.spare[1]} (shown now)" in log
+
+
+def test_a_resumed_game_is_the_game_played_in_one_sitting(tmp_path):
+    """The same seed and the same answers, straight through and stopped after a few answers then
+    resumed: the same record, bots' choices included (random bots draw on every decision)."""
+    args = ["play", "catbox", "-p", "3", "--seat", "1", "--bots", "random,random", "--seed", "12"]
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    first = CliRunner().invoke(app, [*args, "--record", str(whole)], input="1\n" * 400)
+    assert first.exit_code == 0, first.output
+    stopped = CliRunner().invoke(app, [*args, "--record", str(part)], input="1\n" * 4)
+    assert stopped.exit_code == 0 and "End of input" in stopped.output
+    before = json.loads(part.read_text())
+    assert not replay(Record.from_json(before)).is_over()
+    resumed = CliRunner().invoke(app, ["play", "--resume", str(part)], input="1\n" * 400)
+    assert resumed.exit_code == 0, resumed.output
+    after, straight = json.loads(part.read_text()), json.loads(whole.read_text())
+    assert replay(Record.from_json(straight)).is_over()
+    assert (
+        len(after["actions"]) > len(before["actions"])
+        and after["actions"][: len(before["actions"])] == before["actions"]
+    )
+    assert after == straight

@@ -80,7 +80,6 @@ class TerminalGame:
         # Chance draws from Random(seed) in order, as `engine.replay` fills missing chance steps:
         # the record's player actions alone rebuild the same game (a resumed game continues it).
         self.chance_rng = chance_rng or random.Random(seed)
-        self.rngs = {s: random.Random(derive_seed(seed, s)) for s in bots}
         self.names = [
             say("cli.play.you", lang) if s == seat else say("cli.play.bot", lang, seat=s, label=bots[s][0].label)
             for s in range(state.players)
@@ -259,12 +258,18 @@ class TerminalGame:
             self.show_action(self.seat, action)
             return
 
+    def bot_rng(self, seat: int) -> random.Random:
+        """The generator of one bot decision, seeded from the seed, the seat and the actions so
+        far: a resumed game gives each bot what it would have had in one sitting (a generator
+        kept per seat would start afresh), however many draws its earlier decisions made."""
+        return random.Random(derive_seed(self.seed, seat, len(self.state.history)))
+
     def bot_turn(self, seat: int) -> None:
         bot = self.bots[seat][1]
         view = self.state.view(seat)
         legal = self.state.legal_actions(seat)
         with Console(stderr=True).status(self.t("thinking", name=self.names[seat])):
-            action = bot.choose(view, legal, self.rngs[seat])
+            action = bot.choose(view, legal, self.bot_rng(seat))
         self.state.apply(seat, action)
         self.show_action(seat, action)
 
