@@ -132,3 +132,29 @@ def test_openspiel_ismcts_bot_plays(name: str) -> None:
         state.apply_action(action)
         moves += 1
     assert moves == 6
+
+
+def test_a_world_resampled_in_the_spare_phase_reveals_the_faces_when_it_closes() -> None:
+    """Seat 1 chose its spare face and seat 0 has not: a resampled world reads seat 1's choice as
+    `spare ?`, as the real game does, and once seat 0 chooses it reads the world's face, as the
+    view then does, in the string and the codes (no `spare ?` carried over from before)."""
+    import scenario
+
+    game = pyspiel.load_game("nekobako_catopomp", {"players": 2, "hand_size": 5})
+    actions = [*scenario.CATOPOMP_ROUND_1, *scenario.CATOPOMP_ROUND_2, "deal 1 2 3 4 5 | 6 7 8 9 10", "dice 3"]
+    engine = scenario.run("catopomp", 2, [*actions, "1: spare 2"], hand_size=5)
+    state = openspiel.NekobakoState(game, engine, open_entries=len(engine.history))  # lines from the start
+    enc = game.encoding
+    assert state.information_state_string(0).splitlines()[-1] == "1: spare ?"
+    world = state.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert world.information_state_string(0) == state.information_state_string(0)
+    assert world.information_state_tensor(0) == state.information_state_tensor(0)
+    for one in (state, world):
+        one.apply_action(enc.ids["spare 5"])
+    face = world.p.engine.spare[1]
+    for one, theirs in ((state, 2), (world, face)):
+        entries = [line for line in one.information_string(0).splitlines() if not line.startswith("* ")]
+        assert entries[-2:] == ["0: spare 5", f"1: spare {theirs}"] and "1: spare ?" not in entries
+        codes = one.p.codes(enc, 0, 0)
+        assert codes[-4:] == [1, enc.ids["spare 5"] + 1, 2, enc.ids[f"spare {theirs}"] + 1]
+    assert world.information_string(0).splitlines()[:-4] == state.information_string(0).splitlines()[:-4]

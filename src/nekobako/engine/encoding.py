@@ -158,8 +158,8 @@ class Encoding(ABC):
             lines.append(tail)
         return "\n".join(lines)
 
-    def history_codes(self, state: State, seat: int | None, start: int = 0) -> list[int]:
-        """History entries from `start` as `seat` sees them now (`State.history_texts`, as its
+    def history_codes(self, state: State, seat: int | None, start: int = 0, end: int | None = None) -> list[int]:
+        """History entries `start:end` as `seat` sees them now (`State.history_texts`, as its
         view does), two integers each: who (0 chance, 1 + seat) and what (0 hidden, else 1 + the
         action's id, or 1 + its chance id for chance). A deal is one pair per card `seat` sees
         dealt (its hand, then any revealed cards), as the card's chance id, so the pairs never
@@ -167,8 +167,9 @@ class Encoding(ABC):
         codes: list[int] = []
         ids, chance_ids = self.ids, self.chance_ids
         cards = len(self.chance_actions) + 1
-        texts = state.history_texts(seat, start)
-        for (actor, action), read in zip(state.history[start:], texts, strict=True):
+        entries = state.history[start:end]
+        texts = state.history_texts(seat, start)[: len(entries)]
+        for (actor, action), read in zip(entries, texts, strict=True):
             if actor == CHANCE:
                 hands = getattr(action, "hands", None)
                 if hands is None:
@@ -238,20 +239,23 @@ def event_text(event: Event) -> str:
 
 
 def merged_lines(
-    state: State, history_from: int, events_from: int, seat: int | None
+    state: State, history_from: int, events_from: int, seat: int | None, history_to: int | None = None
 ) -> list[tuple[tuple[int, int], str]]:
     """The state's history entries (as `seat` reads them now: `State.history_texts`) and events
-    from the given indexes, in one order: an event recorded at history length k comes before
-    entry k. An entry hidden while it was open (Catopomp's spare faces during the spare phase)
-    reads revealed once the view reveals it, so lines are made afresh from the state when asked."""
+    from the given indexes (up to entry `history_to`, and the events before it), in one order: an
+    event recorded at history length k comes before entry k. An entry hidden while it was open
+    (Catopomp's spare faces during the spare phase) reads revealed once the view reveals it, so
+    lines are made afresh from the state when asked."""
     history = state.history
+    end = len(history) if history_to is None else history_to
     out: list[tuple[tuple[int, int], str]] = []
-    for i, text in enumerate(state.history_texts(seat, history_from), history_from):
+    for i, text in enumerate(state.history_texts(seat, history_from)[: end - history_from], history_from):
         actor = history[i][0]
         who = "chance" if actor == CHANCE else str(actor)
         out.append(((i, 1), f"{who}: {text}"))
     for event in state.events[events_from:]:
-        out.append(((event.at, 0), event_text(event)))
+        if event.at <= end:
+            out.append(((event.at, 0), event_text(event)))
     out.sort(key=lambda item: item[0])
     return out
 

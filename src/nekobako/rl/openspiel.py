@@ -106,19 +106,21 @@ class Progress:
     """The mutable part of a state: the engine state and the cards of a deal being drawn. pyspiel
     clones a Python state by deep-copying its attributes; this copies itself with `State.clone`.
 
-    Information lines and history codes are written when asked for, from the engine's history;
-    `before` holds, for each seat then a spectator, the lines and codes from before a resample,
-    whose world has no history.
+    Information lines and history codes are written when asked for, from the engine's history
+    (as each seat reads it now, so an entry revealed later reads revealed); `before` holds, for
+    each seat then a spectator, the lines and codes from before a resample, whose world has no
+    history but the entries still open (`open_entries`: Catopomp's spare choices while others
+    choose), which it reads itself, to reveal them as the view will.
     """
 
     __slots__ = ("before", "dealt", "engine", "from_events", "from_history", "left")
 
-    def __init__(self, engine: State, before: Past):
+    def __init__(self, engine: State, before: Past, open_entries: int = 0):
         self.engine = engine
         self.dealt: list[int] = []
         self.left: list[int] | None = None  # while dealing: copies left of each card
         self.before = before
-        self.from_history = len(engine.history)
+        self.from_history = len(engine.history) - open_entries
         self.from_events = len(engine.events)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Progress:
@@ -128,23 +130,24 @@ class Progress:
         new.from_history, new.from_events = self.from_history, self.from_events
         return new
 
-    def lines(self, viewer: int, seat: int | None) -> list[str]:
-        """What `seat` saw (`viewer` indexes `before`: the seat, or the spectator's last slot)."""
-        new = merged_lines(self.engine, self.from_history, self.from_events, seat)
+    def lines(self, viewer: int, seat: int | None, end: int | None = None) -> list[str]:
+        """What `seat` saw (`viewer` indexes `before`: the seat, or the spectator's last slot),
+        up to history entry `end` of the engine (all of it by default)."""
+        new = merged_lines(self.engine, self.from_history, self.from_events, seat, end)
         return [*self.before[viewer][0], *(text for _, text in new)]
 
-    def codes(self, encoding: Encoding, viewer: int, seat: int | None) -> list[int]:
+    def codes(self, encoding: Encoding, viewer: int, seat: int | None, end: int | None = None) -> list[int]:
         """`Encoding.history_codes` of what `seat` saw, those from before a resample first."""
-        return [*self.before[viewer][1], *encoding.history_codes(self.engine, seat, self.from_history)]
+        return [*self.before[viewer][1], *encoding.history_codes(self.engine, seat, self.from_history, end)]
 
 
 class NekobakoState(pyspiel.State):
     """An OpenSpiel state over one engine state (see `Progress`)."""
 
-    def __init__(self, game: NekobakoGame, engine: State, before: Past | None = None):
+    def __init__(self, game: NekobakoGame, engine: State, before: Past | None = None, open_entries: int = 0):
         super().__init__(game)
         self.enc = game.encoding
-        self.p = Progress(engine, before or (((), ()),) * (self.enc.players + 1))
+        self.p = Progress(engine, before or (((), ()),) * (self.enc.players + 1), open_entries)
 
     # -- the game tree ------------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -225,15 +228,22 @@ class NekobakoState(pyspiel.State):
         if self.p.dealt:
             raise pyspiel.SpielError("cannot resample in the middle of a deal")
         rng = random.Random(int(probability_sampler() * 2**53))
-        world = self.enc.game.determinize(self.p.engine.view(player_id), rng)
+        engine = self.p.engine
+        world = self.enc.game.determinize(engine.view(player_id), rng)
+        # entries still open (a spare phase) are rebuilt in the world's history: it reads them,
+        # so they are revealed there as here; the lines and codes before them are carried over
+        end = max(engine.settled(), self.p.from_history)
+        open_entries = len(engine.history) - end
+        if open_entries > len(world.history):  # a world without them: carry them over as read now
+            end, open_entries = len(engine.history), 0
         spectator = self.enc.players
-        public = (tuple(self.p.lines(spectator, None)), tuple(self.p.codes(self.enc, spectator, None)))
+        public = (tuple(self.p.lines(spectator, None, end)), tuple(self.p.codes(self.enc, spectator, None, end)))
         before = [public] * (self.enc.players + 1)
         before[player_id] = (
-            tuple(self.p.lines(player_id, player_id)),
-            tuple(self.p.codes(self.enc, player_id, player_id)),
+            tuple(self.p.lines(player_id, player_id, end)),
+            tuple(self.p.codes(self.enc, player_id, player_id, end)),
         )
-        return NekobakoState(self.get_game(), world, tuple(before))
+        return NekobakoState(self.get_game(), world, tuple(before), open_entries)
 
 
 class Observer:
