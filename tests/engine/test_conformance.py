@@ -188,6 +188,7 @@ def test_views_are_json_and_a_world_sampled_from_a_view_shows_the_same_view(
         assert view["seat"] == seat and view["game"] == game and view["players"] == players
         to_move = seat is not None and seat in state.to_move
         assert view["legal"] == ([str(a) for a in state.legal_actions(seat)] if to_move else [])
+        assert state.history_texts(seat) == [text for _, text in view["history"]]  # what other readers read
         seen = rules.read_view(view)  # the typed view Python readers use agrees with the state
         assert isinstance(seen, SeatView) and type(seen) is type(rules.read_view(state.view(None)))
         assert (seen.game, seen.players, seen.seat, seen.seq) == (game, players, seat, len(state.history))
