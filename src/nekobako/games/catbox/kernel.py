@@ -159,15 +159,28 @@ def _nth_bit(mask: int, k: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _below(rng: np.ndarray, n: int) -> int:
-    """kernel_rng.below, written out here so the hot loop inlines it (same bits, same result)."""
-    s0 = rng[0]
-    s1 = rng[1]
+def _next(s0: np.uint64, s1: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """kernel_rng.next_u64 on a state held in locals: 64 random bits and the new state."""
     result = s0 + s1
     s1 ^= s0
-    rng[0] = ((s0 << np.uint64(24)) | (s0 >> np.uint64(40))) ^ s1 ^ (s1 << np.uint64(16))
-    rng[1] = (s1 << np.uint64(37)) | (s1 >> np.uint64(27))
-    return int((result >> np.uint64(11)) * (1.0 / 9007199254740992.0) * n)
+    return (
+        result,
+        ((s0 << np.uint64(24)) | (s0 >> np.uint64(40))) ^ s1 ^ (s1 << np.uint64(16)),
+        ((s1 << np.uint64(37)) | (s1 >> np.uint64(27))),
+    )
+
+
+@njit(cache=True, inline="always")
+def _scale(bits: np.uint64, n: int) -> int:
+    """kernel_rng.below's integer in `0 … n-1` from 64 random bits."""
+    return int((bits >> np.uint64(11)) * (1.0 / 9007199254740992.0) * n)
+
+
+@njit(cache=True, inline="always")
+def _below(rng: np.ndarray, n: int) -> int:
+    """kernel_rng.below, written out here so the hot loop inlines it (same bits, same result)."""
+    bits, rng[0], rng[1] = _next(rng[0], rng[1])
+    return _scale(bits, n)
 
 
 # -- rules helpers ------------------------------------------------------------------------------
@@ -362,20 +375,21 @@ def _play(a: np.ndarray, seat: int, n: int, colour: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _shuffle(a: np.ndarray, rng: np.ndarray, out: np.ndarray) -> int:
-    """The deck in use, shuffled into `out` (Fisher–Yates from the end); how many cards."""
-    count = a[H_DECK]
+def _shuffle(a: np.ndarray, s0: np.uint64, s1: np.uint64, out: np.ndarray) -> tuple[np.uint64, np.uint64]:
+    """The deck in use, shuffled into `out` (Fisher–Yates from the end) by the generator state
+    (s0, s1) held in locals, so the card stores cannot be taken for changes to it; the new state."""
     i = 0
     for n in range(1, a[H_NUMBERS] + 1):
         for _ in range(_COPIES):
             out[i] = n
             i += 1
-    for i in range(count - 1, 0, -1):
-        j = _below(rng, i + 1)
+    for i in range(a[H_DECK] - 1, 0, -1):
+        bits, s0, s1 = _next(s0, s1)
+        j = _scale(bits, i + 1)
         card = out[i]
         out[i] = out[j]
         out[j] = card
-    return count
+    return s0, s1
 
 
 @njit(cache=True, inline="always")
@@ -500,7 +514,8 @@ def draw_chance(a: np.ndarray, rng: np.ndarray, out: np.ndarray) -> int:
     if a[PHASE] == START:
         out[0] = _below(rng, a[H_PLAYERS])
         return 1
-    return _shuffle(a, rng, out)
+    rng[0], rng[1] = _shuffle(a, rng[0], rng[1], out)
+    return a[H_DECK]
 
 
 @njit(cache=True)
@@ -536,13 +551,16 @@ def playout(a: np.ndarray, rng: np.ndarray, max_actions: int) -> int:
     `engine.random_playout`; simultaneous discards in seat order). Written as one loop over
     inlined helpers: the rules' hot path without a call per action."""
     codes = np.empty(_MAX_CODES, dtype=np.int64)
+    s0 = rng[0]  # the generator in locals for the whole loop (written back at the end)
+    s1 = rng[1]
     count = 0
     while count < max_actions:
         phase = a[PHASE]
         if phase == PLAY:
             seat = a[CURRENT]
             red, blue, yellow, green = _play_masks(a, seat)
-            k = _below(rng, _popcount(red) + _popcount(blue) + _popcount(yellow) + _popcount(green))
+            bits, s0, s1 = _next(s0, s1)
+            k = _scale(bits, _popcount(red) + _popcount(blue) + _popcount(yellow) + _popcount(green))
             colour = 0
             mask = red
             size = _popcount(red)
@@ -566,18 +584,23 @@ def playout(a: np.ndarray, rng: np.ndarray, max_actions: int) -> int:
             while a[DISCARDS + seat]:
                 seat += 1
             held = a[HELD + seat]
-            _discard(a, seat, _nth_bit(held, _below(rng, _popcount(held))))
+            bits, s0, s1 = _next(s0, s1)
+            _discard(a, seat, _nth_bit(held, _scale(bits, _popcount(held))))
         elif phase == PREDICT:
-            _predict(a, a[CURRENT], a[H_PRED + _below(rng, a[H_NPRED])])
+            bits, s0, s1 = _next(s0, s1)
+            _predict(a, a[CURRENT], a[H_PRED + _scale(bits, a[H_NPRED])])
         elif phase == DEAL:
-            _shuffle(a, rng, codes)
+            s0, s1 = _shuffle(a, s0, s1, codes)
             _deal(a, codes)
         elif phase == START:
-            a[START_SEAT] = _below(rng, a[H_PLAYERS])
+            bits, s0, s1 = _next(s0, s1)
+            a[START_SEAT] = _scale(bits, a[H_PLAYERS])
             a[PHASE] = DEAL
         else:
             break
         count += 1
+    rng[0] = s0
+    rng[1] = s1
     return count
 
 
