@@ -180,6 +180,28 @@ def test_playout_stops_and_resumes(table: tuple[int, dict[str, Any]], seed: int,
     assert np.array_equal(parts, whole)
 
 
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**63))
+@settings(max_examples=12)
+def test_chance_is_draw_then_apply(table: tuple[int, dict[str, Any]], seed: int) -> None:
+    """`chance` (dealing through the array's scratch) changes the array and the generator as
+    `draw_chance` then `apply_chance` do, and leaves the scratch as `pack` writes it."""
+    kernel = _kernel(*table)
+    array = kernel.pack(GAME.new_game(*table))
+    rng = new_rng(seed)
+    codes = np.empty(64, dtype=np.int64)
+    while kernel.first_to_move(array) != OVER:
+        if kernel.first_to_move(array) == CHANCE:
+            other, other_rng = array.copy(), rng.copy()
+            kernel.chance(other, other_rng)
+            count = kernel.draw_chance(array, rng, codes)
+            kernel.apply_chance(array, codes, count)
+            assert np.array_equal(other, array)
+            assert np.array_equal(other_rng, rng)
+            assert np.array_equal(kernel.pack(kernel.unpack(array)), array)
+        else:
+            kernel.playout(array, rng, 1)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("players", "options"), TABLES, ids=[f"{p}p-{o['side']}" for p, o in TABLES])
 def test_many_games_in_lockstep(players: int, options: dict[str, Any]) -> None:

@@ -25,6 +25,7 @@ for 5 seats; unused slots stay 0), so every offset below is a compile-time const
 | `XS`, `PREDICTIONS`, `TRICKS`, `TOTALS` | per seat: covered X spaces (bit per colour), prediction, tricks, total |
 | `TRICK` … +5 | the trick's plays in order from the leader, `4 * number + colour` |
 | `ROUND_SCORES` … +25 | points per finished round (row of 5) per seat |
+| `DECK` … +45 | scratch: the deck while `chance` and `playout` deal it (0 at rest, so no allocation) |
 
 Seats to move are not stored: they follow from the phase (everyone who has not discarded, the
 current seat, or chance). `last_round` and `last_trick` hold what views show about finished
@@ -102,6 +103,7 @@ _AT = _offsets(
     *((name, SEATS) for name in ("HANDS", "HELD", "DISCARDS", "OWNED", "XS", "PREDICTIONS", "TRICKS", "TOTALS")),
     ("TRICK", SEATS),
     ("ROUND_SCORES", SEATS * SEATS),
+    ("DECK", 45),
 )
 # numba reads module globals as constants: plain names, not dict look-ups, in the compiled code
 H_PLAYERS, H_SIDE, H_NUMBERS, H_DEALT, H_TRICKS = (
@@ -121,12 +123,10 @@ PARADOX, BLOCKED, WINNERS, TRICK_LEN = (_AT[k] for k in ("PARADOX", "BLOCKED", "
 REVEALED, HIDDEN, TAKEN = _AT["REVEALED"], _AT["HIDDEN"], _AT["TAKEN"]
 HANDS, HELD, DISCARDS, OWNED = (_AT[k] for k in ("HANDS", "HELD", "DISCARDS", "OWNED"))
 XS, PREDICTIONS, TRICKS, TOTALS = (_AT[k] for k in ("XS", "PREDICTIONS", "TRICKS", "TOTALS"))
-TRICK, ROUND_SCORES, SIZE = _AT["TRICK"], _AT["ROUND_SCORES"], _AT["SIZE"]
+TRICK, ROUND_SCORES, DECK, SIZE = _AT["TRICK"], _AT["ROUND_SCORES"], _AT["DECK"], _AT["SIZE"]
 
 _B0, _B1, _B2 = BLOCKER_ROWS
 _COPIES = COPIES
-_MAX_CODES = 64
-"""Room for any chance outcome's codes (the largest deck has 45 cards)."""
 
 
 # -- bit helpers: one machine instruction each --------------------------------------------------
@@ -375,32 +375,33 @@ def _play(a: np.ndarray, seat: int, n: int, colour: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _shuffle(a: np.ndarray, s0: np.uint64, s1: np.uint64, out: np.ndarray) -> tuple[np.uint64, np.uint64]:
-    """The deck in use, shuffled into `out` (Fisher–Yates from the end) by the generator state
-    (s0, s1) held in locals, so the card stores cannot be taken for changes to it; the new state."""
-    i = 0
+def _shuffle(a: np.ndarray, s0: np.uint64, s1: np.uint64, out: np.ndarray, at: int) -> tuple[np.uint64, np.uint64]:
+    """The deck in use, shuffled into `out[at:]` (Fisher–Yates from the end) by the generator
+    state (s0, s1) held in locals, so the card stores cannot be taken for changes to it; the new
+    state."""
+    i = at
     for n in range(1, a[H_NUMBERS] + 1):
         for _ in range(_COPIES):
             out[i] = n
             i += 1
     for i in range(a[H_DECK] - 1, 0, -1):
         bits, s0, s1 = _next(s0, s1)
-        j = _scale(bits, i + 1)
-        card = out[i]
-        out[i] = out[j]
+        j = at + _scale(bits, i + 1)
+        card = out[at + i]
+        out[at + i] = out[j]
         out[j] = card
     return s0, s1
 
 
 @njit(cache=True, inline="always")
-def _deal(a: np.ndarray, codes: np.ndarray) -> None:
-    """A new round (§2): the board cleaned, the cards of `codes` dealt, blockers placed (§8)."""
+def _deal(a: np.ndarray, codes: np.ndarray, at: int) -> None:
+    """A new round (§2): the board cleaned, the cards of `codes[at:]` dealt, blockers placed (§8)."""
     players = a[H_PLAYERS]
     observed = a[H_OBSERVED]
     for c in range(4):
         a[TAKEN + c] = observed
     dealt = a[H_DEALT]
-    i = 0
+    i = at
     for s in range(players):
         hand = 0
         held = 0
@@ -439,6 +440,16 @@ def _deal(a: np.ndarray, codes: np.ndarray) -> None:
     a[PHASE] = DISCARD
     a[CURRENT] = -1
     a[LEADER] = -1
+
+
+@njit(cache=True, inline="always")
+def _deal_scratch(a: np.ndarray, s0: np.uint64, s1: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Shuffle and deal through the array's own scratch, left 0 again; the generator's new state."""
+    s0, s1 = _shuffle(a, s0, s1, a, DECK)
+    _deal(a, a, DECK)
+    for i in range(a[H_DECK]):
+        a[DECK + i] = 0
+    return s0, s1
 
 
 # -- the contract's compiled functions ----------------------------------------------------------
@@ -514,7 +525,7 @@ def draw_chance(a: np.ndarray, rng: np.ndarray, out: np.ndarray) -> int:
     if a[PHASE] == START:
         out[0] = _below(rng, a[H_PLAYERS])
         return 1
-    rng[0], rng[1] = _shuffle(a, rng[0], rng[1], out)
+    rng[0], rng[1] = _shuffle(a, rng[0], rng[1], out, 0)
     return a[H_DECK]
 
 
@@ -524,14 +535,16 @@ def apply_chance(a: np.ndarray, codes: np.ndarray, n: int) -> None:
         a[START_SEAT] = codes[0]
         a[PHASE] = DEAL
     else:
-        _deal(a, codes)
+        _deal(a, codes, 0)
 
 
 @njit(cache=True)
 def chance(a: np.ndarray, rng: np.ndarray) -> None:
-    codes = np.empty(_MAX_CODES, dtype=np.int64)
-    n = draw_chance(a, rng, codes)
-    apply_chance(a, codes, n)
+    if a[PHASE] == START:
+        a[START_SEAT] = _below(rng, a[H_PLAYERS])
+        a[PHASE] = DEAL
+    else:
+        rng[0], rng[1] = _deal_scratch(a, rng[0], rng[1])
 
 
 @njit(cache=True)
@@ -550,7 +563,6 @@ def playout(a: np.ndarray, rng: np.ndarray, max_actions: int) -> int:
     """Uniformly random play to the end (chance steps count as actions, as in
     `engine.random_playout`; simultaneous discards in seat order). Written as one loop over
     inlined helpers: the rules' hot path without a call per action."""
-    codes = np.empty(_MAX_CODES, dtype=np.int64)
     s0 = rng[0]  # the generator in locals for the whole loop (written back at the end)
     s1 = rng[1]
     count = 0
@@ -590,8 +602,7 @@ def playout(a: np.ndarray, rng: np.ndarray, max_actions: int) -> int:
             bits, s0, s1 = _next(s0, s1)
             _predict(a, a[CURRENT], a[H_PRED + _scale(bits, a[H_NPRED])])
         elif phase == DEAL:
-            s0, s1 = _shuffle(a, s0, s1, codes)
-            _deal(a, codes)
+            s0, s1 = _deal_scratch(a, s0, s1)
         elif phase == START:
             bits, s0, s1 = _next(s0, s1)
             a[START_SEAT] = _scale(bits, a[H_PLAYERS])
