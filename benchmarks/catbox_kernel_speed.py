@@ -3,13 +3,14 @@
 
     PYTHONPATH=src .venv/bin/python benchmarks/catbox_kernel_speed.py [seconds per sample]
 
-Prints medians over 5 samples of actions/s (chance steps count, as in `engine.random_playout`;
-per second of this process's CPU time, or the C program's own) for every player count, kernel
-`playout` against `engine.random_playout`; then, at 4 players (white side, the default),
-the kernel against `benchmarks/catbox_reference.c`, compiled here with `gcc -O2` into a temporary
-directory and run from the same generator state. Both draw the same random numbers in the same
-order, so they must play the same games: the actions, paradoxes and final points of both are
-printed and compared. Target: kernel/C ≥ 0.6.
+Pinned to one core (`sim.bench.one_core`; the C program inherits it). Prints medians over 5
+samples of actions/s (chance steps count, as in `engine.random_playout`; per second of CPU time)
+for every player count, kernel `playout` against `engine.random_playout`; then, at 4 players
+(white side, the default), the kernel against `benchmarks/catbox_reference.c`, compiled here with
+`gcc -O2` (and `-O2 -march=native`, as numba compiles for this processor) into a temporary
+directory and run from the same generator state, samples interleaved with the kernel's. Both draw
+the same random numbers in the same order, so they must play the same games: the actions,
+paradoxes and final points of each are printed and compared. Target: kernel/C -O2 ≥ 0.6.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from nekobako.engine.kernel import OVER, kernel_for, pure_reason
 from nekobako.engine.kernel_rng import new_rng
 from nekobako.games.catbox import GAME
 from nekobako.games.catbox.kernel import DEAL, PARADOX, PHASE, first_to_move, playout, scores
+from nekobako.sim.bench import one_core
 
 SAMPLES = 5
 SEED = 28
@@ -159,4 +161,5 @@ def main(seconds: float) -> None:
 
 
 if __name__ == "__main__":
-    main(float(sys.argv[1]) if len(sys.argv) > 1 else 1.0)
+    with one_core():  # the C program inherits the pinning
+        main(float(sys.argv[1]) if len(sys.argv) > 1 else 1.0)

@@ -39,7 +39,7 @@ typedef struct {
     int held[P], xs[P], predictions[P], tricks[P], totals[P];
     uint64_t owned[P]; /* physical cells (row * COLUMNS + column) of own tokens */
     int taken[4];      /* per colour: numbers whose cell is not empty */
-    int start, current, red_broken, tricks_done, trick_len, led, best_seat, best_key;
+    int start, red_broken, tricks_done, trick_len, led, best_seat, best_key;
 } Game;
 
 static int largest_group(uint64_t cells) {
@@ -48,9 +48,11 @@ static int largest_group(uint64_t cells) {
     int best = 0;
     while (cells) {
         uint64_t group = cells & -cells, grown;
-        while ((grown = (group | (group << 1 & left) | (group >> 1 & right) | group << COLUMNS | group >> COLUMNS) &
-                        cells) != group)
+        for (;;) { /* grow the group of the lowest cell to its connected whole */
+            grown = (group | (group << 1 & left) | (group >> 1 & right) | group << COLUMNS | group >> COLUMNS) & cells;
+            if (grown == group) break;
             group = grown;
+        }
         if (popcount(group) > best) best = popcount(group);
         cells &= ~group;
     }
@@ -75,7 +77,11 @@ static int play_round(Game *g, long *actions) {
     }
     for (int s = 0; s < P; s++) {
         g->hands[s] = 0, g->held[s] = 0, g->owned[s] = 0, g->xs[s] = 15, g->tricks[s] = 0;
-        for (int i = 0; i < DEALT; i++) g->hands[s] += 1ULL << (4 * deck[s * DEALT + i]), g->held[s] |= 1 << deck[s * DEALT + i];
+        for (int i = 0; i < DEALT; i++) {
+            int card = deck[s * DEALT + i];
+            g->hands[s] += 1ULL << (4 * card);
+            g->held[s] |= 1 << card;
+        }
     }
     for (int c = 0; c < 4; c++) g->taken[c] = OBSERVED;
     g->red_broken = g->tricks_done = 0;
@@ -92,8 +98,9 @@ static int play_round(Game *g, long *actions) {
     for (;;) {
         if (!can_play(g, seat)) return seat; /* a paradox ends the round at once */
         int m[4], total = 0;
-        for (int c = 0; c < 4; c++) total += popcount(m[c] = (g->xs[seat] >> c & 1) ? g->held[seat] & ~g->taken[c] : 0);
-        if (m[0] && !g->trick_len && !g->red_broken && (m[1] | m[2] | m[3])) total -= popcount(m[0]), m[0] = 0;
+        for (int c = 0; c < 4; c++) m[c] = (g->xs[seat] >> c & 1) ? g->held[seat] & ~g->taken[c] : 0;
+        if (!g->trick_len && !g->red_broken && (m[1] | m[2] | m[3])) m[0] = 0; /* no red lead yet */
+        for (int c = 0; c < 4; c++) total += popcount(m[c]);
         int k = below(total), colour = 0;
         while (k >= popcount(m[colour])) k -= popcount(m[colour++]);
         int number = nth_bit(m[colour], k);
@@ -137,7 +144,8 @@ int main(int argc, char **argv) {
             paradoxes += paradox >= 0;
             for (int s = 0; s < P; s++) {
                 int won = g.tricks[s];
-                g.totals[s] += s == paradox ? -won : won + (won == g.predictions[s] ? largest_group(g.owned[s]) : 0);
+                int bonus = s != paradox && won == g.predictions[s] ? largest_group(g.owned[s]) : 0;
+                g.totals[s] += s == paradox ? -won : won + bonus;
             }
             g.start = (g.start + 1) % P;
         }
