@@ -138,7 +138,8 @@ class Catalog:
     ntable: np.ndarray  # cards left on the table
     table: np.ndarray  # [u, MAX_CARDS] the table's cards (with repeats)
     rank_to_play: np.ndarray  # engine order → universal index
-    bucket_start: np.ndarray  # [2 * len(SPECS) + 1] CSR over (hell, spec), strongest first
+    need: np.ndarray  # bit c set: the play takes card c from its source
+    bucket_start: np.ndarray  # [4 * len(SPECS) + 1] CSR over (swap?, hell, spec), strongest first
     bucket_items: np.ndarray
     spec_f1: np.ndarray
     spec_f2: np.ndarray
@@ -184,9 +185,13 @@ def catalog() -> Catalog:
         rank_to_play[u] = rank
     order = np.argsort(rank_to_play, kind="stable")
     rank_to_play = order.astype(np.int64)
-    buckets: list[list[int]] = [[] for _ in range(2 * len(SPECS))]
+    need = np.zeros(n, np.int64)
     for u in range(n):
-        buckets[hell[u] * len(SPECS) + spec[u]].append(u)
+        for i in range(ncards[u]):
+            need[u] |= 1 << int(card[u, i])
+    buckets: list[list[int]] = [[] for _ in range(4 * len(SPECS))]
+    for u in range(n):
+        buckets[(2 * (swap[u] > 0) + hell[u]) * len(SPECS) + spec[u]].append(u)
     bucket_start = np.zeros(len(buckets) + 1, np.int64)
     items: list[int] = []
     for b, members in enumerate(buckets):
@@ -198,7 +203,7 @@ def catalog() -> Catalog:
     spec_f2 = np.array([s[1] for s in SPECS], np.int64)
     spec_s = np.array([s[2] for s in SPECS], np.int64)
     digest = hashlib.sha256()
-    for array in (hell, size, strength, ncards, card, count, swap, spec, ntable, table, rank_to_play):
+    for array in (hell, size, strength, ncards, card, count, swap, spec, ntable, table, rank_to_play, need):
         digest.update(array.tobytes())
     digest.update(bucket_start.tobytes())
     digest.update(bucket_items.tobytes())
@@ -218,6 +223,7 @@ def catalog() -> Catalog:
         ntable=ntable,
         table=table,
         rank_to_play=rank_to_play,
+        need=need,
         bucket_start=bucket_start,
         bucket_items=bucket_items,
         spec_f1=spec_f1,

@@ -117,6 +117,7 @@ P_SPEC = _CAT.spec
 P_NTABLE = _CAT.ntable
 P_TABLE = _CAT.table
 RANK_TO_PLAY = _CAT.rank_to_play
+P_NEED = _CAT.need
 B_START = _CAT.bucket_start
 B_ITEMS = _CAT.bucket_items
 S_F1 = _CAT.spec_f1
@@ -166,10 +167,17 @@ def _play_of_id(a: np.ndarray, action: int) -> int:
             hi = mid - 1
     k -= a[MEMBER_BELOW + lo]
     word = a[MEMBER + lo]
-    while k:
-        word &= word - 1
-        k -= 1
-    return (lo << 6) + _low_bit_index(word)
+    base = lo << 6
+    for shift in range(0, 64, 8):  # the byte holding the k-th set bit, then the bit
+        byte = (word >> shift) & 0xFF
+        count = _popcount(byte)
+        if k < count:
+            while k:
+                byte &= byte - 1
+                k -= 1
+            return base + shift + _low_bit_index(byte)
+        k -= count
+    return -1
 
 
 # -- who moves -----------------------------------------------------------------------------------------
@@ -210,11 +218,41 @@ def _out_of_cards(a: np.ndarray, s: int) -> bool:
 
 # -- legal ---------------------------------------------------------------------------------------------
 @njit(cache=True)
-def _mark_plays(a: np.ndarray, seat: int, hell: int, min_size: int, boost: bool, swaps: bool) -> None:
-    source = (HELLS if hell else HANDS) + SLOTS * seat
-    hell_base = HELLS + SLOTS * seat
+def _mark_bucket(a: np.ndarray, b: int, seat: int, source: int, have: int, min_size: int, swaps: bool) -> None:
+    """Set the rank bits of the bucket's plays this source can make (strongest first: stop at
+    the table's strength)."""
     threshold = a[THRESHOLD]
     max_size = a[MAX_SIZE]
+    hell_base = HELLS + SLOTS * seat
+    for i in range(B_START[b], B_START[b + 1]):
+        u = B_ITEMS[i]
+        if P_STRENGTH[u] <= threshold:
+            break
+        if P_NEED[u] & ~have:
+            continue
+        size = P_SIZE[u]
+        if size > max_size or size < min_size:
+            continue
+        ok = True
+        for k in range(P_NCARDS[u]):
+            if a[source + P_CARD[u, k]] < P_COUNT[u, k]:
+                ok = False
+                break
+        if not ok:
+            continue
+        if swaps and a[hell_base + P_SWAP[u]] < 1:
+            continue
+        r = _RANK_OF[u]
+        a[RANKS + (r >> 6)] |= 1 << (r & 63)
+
+
+@njit(cache=True)
+def _mark_plays(a: np.ndarray, seat: int, hell: int, min_size: int, boost: bool, swaps: bool) -> None:
+    source = (HELLS if hell else HANDS) + SLOTS * seat
+    have = 0
+    for c in range(1, SLOTS):
+        if a[source + c]:
+            have |= 1 << c
     spare = a[SPARE_F + seat]
     for spec in range(NSPECS):
         if spec:
@@ -231,26 +269,9 @@ def _mark_plays(a: np.ndarray, seat: int, hell: int, min_size: int, boost: bool,
                     continue
             if f2 and f2 != f1 and a[CENTRE + f2] < 1:
                 continue
-        b = hell * NSPECS + spec
-        for i in range(B_START[b], B_START[b + 1]):
-            u = B_ITEMS[i]
-            if P_STRENGTH[u] <= threshold:
-                break  # strongest first
-            size = P_SIZE[u]
-            if size > max_size or size < min_size:
-                continue
-            ok = True
-            for k in range(P_NCARDS[u]):
-                if a[source + P_CARD[u, k]] < P_COUNT[u, k]:
-                    ok = False
-                    break
-            if not ok:
-                continue
-            sw = P_SWAP[u]
-            if sw and (not swaps or a[hell_base + sw] < 1):
-                continue
-            r = _RANK_OF[u]
-            a[RANKS + (r >> 6)] |= 1 << (r & 63)
+        _mark_bucket(a, hell * NSPECS + spec, seat, source, have, min_size, False)
+        if swaps:
+            _mark_bucket(a, (2 + hell) * NSPECS + spec, seat, source, have, min_size, True)
 
 
 @njit(cache=True)
