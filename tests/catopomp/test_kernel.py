@@ -18,10 +18,10 @@ from nekobako.engine.kernel import OVER, kernel_for, pure_reason
 if (_reason := pure_reason()) is not None:
     pytest.skip(f"the compiled kernels are off: {_reason}", allow_module_level=True)
 
-from nekobako.engine.kernel_rng import below, new_rng  # noqa: E402 (needs numba)
-from nekobako.games.catopomp import GAME, CatopompState  # noqa: E402
-from nekobako.games.catopomp.kernel import MAX_CODES, MAX_LEGAL, CatopompKernel  # noqa: E402
-from nekobako.games.catopomp.options import OPTION_SPECS  # noqa: E402
+from nekobako.engine.kernel_rng import below, new_rng
+from nekobako.games.catopomp import GAME, CatopompState
+from nekobako.games.catopomp.kernel import MAX_CODES, MAX_LEGAL, CatopompKernel
+from nekobako.games.catopomp.options import OPTION_SPECS
 
 SPECS = {spec.name: spec for spec in OPTION_SPECS}
 DECKS = [value for _, value in SPECS["deck"].presets] + ["1-20x2", "3-9x5", "1:4,2:4,5-9x2", "1-6x8"]

@@ -19,6 +19,7 @@ import hashlib
 from dataclasses import dataclass
 from functools import cache
 from heapq import heappop, heappush
+from itertools import pairwise
 
 import numpy as np
 
@@ -88,7 +89,15 @@ def _ranks(plays: list[A.Play]) -> dict[str, int]:
         for spare in range(7):
             out: list[A.Action] = []
             generate(
-                out, hell, deck, 1, rules.max_size, -1, dice_specs(centre, spare), () if hell else swaps, rules.max_value
+                out,
+                hell,
+                deck,
+                1,
+                rules.max_size,
+                -1,
+                dice_specs(centre, spare),
+                () if hell else swaps,
+                rules.max_value,
             )
             walks.append([a.text for a in out])
         # Kahn's algorithm over "comes right after" in some walk; ties by first appearance
@@ -100,7 +109,7 @@ def _ranks(plays: list[A.Play]) -> dict[str, int]:
                 first.setdefault(text, (i, w))
                 after.setdefault(text, set())
                 before.setdefault(text, 0)
-            for x, y in zip(walk, walk[1:], strict=False):
+            for x, y in pairwise(walk):
                 if y not in after[x]:
                     after[x].add(y)
                     before[y] += 1

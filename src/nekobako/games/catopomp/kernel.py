@@ -6,26 +6,25 @@ play is its index `u` in the universal catalog (`catalog.py`), phases are `phase
 
 Header (written by `pack`, never changed by the rules):
 
-| slot | holds |
-|---|---|
-| `PLAYERS`, `HAND_SIZE`, `DICE`, `GEMS0`, `CASUAL`, `EXTRA` | the player count and the options (`EXTRA`: 0 none, 1 mitch, 2 catleton, 3 both) |
-| `MAX_SIZE`, `MAX_VALUE`, `NCARDS`, `POOL`, `PLAY_BASE` | derived: cards per play, highest value, card kinds in the deck, cards in it, first play id |
-| `DECK + c` | copies of card `c` (extras included) |
-| `CARD_ID + c` / `CARD_AT + i` | card `c`'s index among the deck's cards (-1: none) / the `i`-th card |
-| `MEMBER + w`, `MEMBER_BELOW + w` | bit `u` set: catalog play `u` exists at this table; set bits in the words before `w` |
+* `PLAYERS`, `HAND_SIZE`, `DICE_N`, `GEMS0`, `CASUAL`, `EXTRA`: the player count and the options
+  (`EXTRA`: 0 none, 1 mitch, 2 catleton, 3 both; the deck is `DECK`);
+* `MAX_SIZE`, `MAX_VALUE`, `NCARDS`, `POOL`, `PLAY_BASE`: derived: values per play, the highest
+  value, card kinds in the deck, cards in it, the first play id;
+* `DECK + c`: copies of card `c` (extras included);
+* `CARD_ID + c`, `CARD_AT + i`: card `c`'s index among the deck's kinds (-1: none); the `i`-th kind;
+* `MEMBER + w`, `MEMBER_BELOW + w`: bit `u` set where catalog play `u` exists at this table; the
+  set bits in the words before `w`.
 
 Position (`pack` / `unpack` convert; the rules write only these and the scratch):
 
-| slot | holds |
-|---|---|
-| `PHASE`, `ROUND`, `START`, `CURRENT`, `TRANSFER_TO` | as the state's slots (-1: none) |
-| `TABLE`, `TABLE_OWNER`, `THRESHOLD`, `PASSED` | the table's play (catalog index, -1: none), its owner and strength, passers (bits) |
-| `HOLDERS`, `PENDING`, `NLOSSES` | spare-die holders and those still choosing (bits); finished rounds |
-| `GEMS`, `HAND_N`, `HELL_N`, `SPARE`, `USED_N` + seat | per seat |
-| `USED + 3 * seat + i` | the dice of its boost in the state's order (central faces, then its spare's face) |
-| `HANDS`, `HELLS` + `SLOTS * seat + c` | card counts |
-| `UNDEALT + c`, `REMOVED + c`, `CENTRE + face` | counts |
-| `LOSSES + r` | the seat that lost a gem in round `r + 1` |
+* `PHASE`, `ROUND`, `START_P`, `CURRENT`, `TRANSFER_TO`: as the state's slots (-1: none);
+* `TABLE`, `TABLE_OWNER`, `THRESHOLD`, `PASSED`: the table's play (catalog index, -1: none), its
+  owner and strength, the seats that passed since (bits);
+* `HOLDERS`, `PENDING`, `NLOSSES`: spare-die holders and those still choosing (bits); rounds done;
+* `GEMS`, `HAND_N`, `HELL_N`, `SPARE_F`, `USED_N` `+ seat`: per seat;
+* `USED + 3 * seat + i`: the dice of its boost in the state's order (central faces, its spare's face);
+* `HANDS`, `HELLS` `+ SLOTS * seat + c`; `UNDEALT + c`, `REMOVED + c`, `CENTRE + face`: counts;
+* `LOSSES + r`: the seat that lost a gem in round `r + 1`.
 
 Scratch (`RANKS + w`, zero between calls): the legal plays of one `legal` call as bits in engine
 order, so the list comes out sorted without sorting.
@@ -36,7 +35,7 @@ deck card, then the table's plays in catalog order (`PLAY_BASE +` the set `MEMBE
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numba import njit
@@ -184,7 +183,7 @@ def _play_of_id(a: np.ndarray, action: int) -> int:
 @njit(cache=True)
 def first_to_move(a: np.ndarray) -> int:
     phase = a[PHASE]
-    if phase == PLAY or phase == BURY:
+    if phase in (PLAY, BURY):
         return a[CURRENT]
     if phase == TRANSFER:
         return a[TABLE_OWNER]
@@ -710,7 +709,7 @@ class CatopompKernel(Kernel):
         words = [0] * WORDS
         last = -1
         for action in self.encoding.actions[len(expected) :]:
-            u = _CAT.index[key_of(action)]
+            u = _CAT.index[key_of(cast(A.Play, action))]
             assert u > last, "catopomp kernel: the encoding's plays are not in catalog order"
             last = u
             words[u >> 6] |= 1 << (u & 63)
