@@ -1,0 +1,242 @@
+"""Every play any Catopomp table can offer, as flat arrays for the compiled kernel (kernel.py).
+
+The *universal catalog* is what `encoding.all_plays` yields for the richest table the options allow
+(numbers 1–20 eight times, four Mdm Mitches, four Cat-letons, four-card plays): every table's plays
+are a subset of it, in the same order (`hell`, `strength`, `text`), so a table's action id of a play
+is the table's first play id plus how many of the table's plays come before it in the catalog.
+
+Each play also gets its *rank*: where `combos.generate` emits it. The generator walks fixed loops
+(size, kind, number, dice, swap, …) and a position only removes plays from the walk, so ranks from
+the universal walks (one per own spare face, hand and hell apart, merged in one order) sort the
+legal list of every position the way the engine does; the kernel's differential tests check it.
+
+Plain Python and numpy: built once per process (a fraction of a second).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import cache
+from heapq import heappop, heappush
+from itertools import pairwise
+
+import numpy as np
+
+from . import actions as A
+from .cards import CATLETON, MAX_NUMBER, MITCH, SLOTS
+from .combos import generate
+from .dice import dice_specs
+from .encoding import all_plays
+from .options import Rules
+
+MAX_CARDS = 4
+"""Cards a play takes at most (the dice card is not a card)."""
+
+
+def _universal_rules() -> Rules:
+    deck = [0] + [8] * MAX_NUMBER + [4, 4]
+    return Rules(
+        players=4,
+        max_size=4,
+        hand_size=5,
+        deck=tuple(deck),
+        pool=(),
+        dice=8,
+        gems=1,
+        casual=False,
+        max_value=MAX_NUMBER,
+        has_mitch=True,
+        has_catleton=True,
+    )
+
+
+def spec_table() -> list[tuple[int, int, int]]:
+    """Dice cards as (first central face, second central face, own spare face), 0 for none;
+    index 0 is no dice card."""
+    specs = [(0, 0, 0)]
+    for f in range(1, 7):
+        for g in range(f, 7):
+            specs.append((f, g, 0))
+        specs.append((f, 0, 0))
+    for s in range(1, 7):
+        specs.append((0, 0, s))
+        for f in range(1, 7):
+            specs.append((f, 0, s))
+    return specs
+
+
+SPECS = spec_table()
+SPEC_INDEX = {spec: i for i, spec in enumerate(SPECS)}
+
+
+def _spec_of(play: A.Play) -> int:
+    dice = play.dice
+    first = dice[0] if dice else 0
+    second = dice[1] if len(dice) > 1 else 0
+    return SPEC_INDEX[(first, second, play.spare)]
+
+
+def _ranks(plays: list[A.Play]) -> dict[str, int]:
+    """Engine order of every play: the generator's walks on the universal deck, merged."""
+    rules = _universal_rules()
+    deck = list(rules.deck)
+    swaps = tuple(v for v in range(1, SLOTS) if deck[v])
+    centre = (0,) + (2,) * 6
+    order: dict[str, int] = {}
+    for hell in (False, True):
+        walks: list[list[str]] = []
+        for spare in range(7):
+            out: list[A.Action] = []
+            generate(
+                out,
+                hell,
+                deck,
+                1,
+                rules.max_size,
+                -1,
+                dice_specs(centre, spare),
+                () if hell else swaps,
+                rules.max_value,
+            )
+            walks.append([a.text for a in out])
+        # Kahn's algorithm over "comes right after" in some walk; ties by first appearance
+        first: dict[str, tuple[int, int]] = {}
+        after: dict[str, set[str]] = {}
+        before: dict[str, int] = {}
+        for w, walk in enumerate(walks):
+            for i, text in enumerate(walk):
+                first.setdefault(text, (i, w))
+                after.setdefault(text, set())
+                before.setdefault(text, 0)
+            for x, y in pairwise(walk):
+                if y not in after[x]:
+                    after[x].add(y)
+                    before[y] += 1
+        heap = [(first[t], t) for t, n in before.items() if n == 0]
+        heap.sort()
+        placed = 0
+        while heap:
+            _, text = heappop(heap)
+            order[text] = len(order)
+            placed += 1
+            for y in after[text]:
+                before[y] -= 1
+                if before[y] == 0:
+                    heappush(heap, (first[y], y))
+        if placed != len(before):  # the walks disagree: no order fits every position
+            raise RuntimeError("catopomp catalog: the generator's walks have no common order")
+    missing = [p.text for p in plays if p.text not in order]
+    if missing:
+        raise RuntimeError(f"catopomp catalog: plays without a rank: {missing[:3]}")
+    return order
+
+
+@dataclass(frozen=True)
+class Catalog:
+    plays: tuple[A.Play, ...]  # universal index → play
+    index: dict[tuple, int]  # play key → universal index
+    hell: np.ndarray
+    size: np.ndarray  # values in the combination (the dice card included)
+    strength: np.ndarray
+    ncards: np.ndarray  # distinct cards leaving the source
+    card: np.ndarray  # [u, MAX_CARDS] those cards
+    count: np.ndarray  # [u, MAX_CARDS] how many of each
+    swap: np.ndarray
+    spec: np.ndarray  # SPECS index
+    ntable: np.ndarray  # cards left on the table
+    table: np.ndarray  # [u, MAX_CARDS] the table's cards (with repeats)
+    rank_to_play: np.ndarray  # engine order → universal index
+    need: np.ndarray  # bit c set: the play takes card c from its source
+    bucket_start: np.ndarray  # [4 * len(SPECS) + 1] CSR over (swap?, hell, spec), strongest first
+    bucket_items: np.ndarray
+    spec_f1: np.ndarray
+    spec_f2: np.ndarray
+    spec_s: np.ndarray
+    stamp: int  # a hash of all of the above: the compiled kernel checks it was built from this
+
+
+def key_of(play: A.Play) -> tuple:
+    return (play.hell, play.cards, play.mitch_as, play.dice, play.spare, play.swap)
+
+
+@cache
+def catalog() -> Catalog:
+    plays = all_plays(_universal_rules())
+    ranks = _ranks(plays)
+    n = len(plays)
+    hell = np.zeros(n, np.int64)
+    size = np.zeros(n, np.int64)
+    strength = np.zeros(n, np.int64)
+    ncards = np.zeros(n, np.int64)
+    card = np.zeros((n, MAX_CARDS), np.int64)
+    count = np.zeros((n, MAX_CARDS), np.int64)
+    swap = np.zeros(n, np.int64)
+    spec = np.zeros(n, np.int64)
+    ntable = np.zeros(n, np.int64)
+    table = np.zeros((n, MAX_CARDS), np.int64)
+    rank_to_play = np.zeros(n, np.int64)
+    for u, p in enumerate(plays):
+        hell[u] = p.hell
+        size[u] = p.size
+        strength[u] = p.strength
+        distinct = sorted(set(p.cards))
+        ncards[u] = len(distinct)
+        for i, c in enumerate(distinct):
+            card[u, i] = c
+            count[u, i] = p.cards.count(c)
+        swap[u] = p.swap
+        spec[u] = _spec_of(p)
+        ntable[u] = len(p.table_cards)
+        for i, c in enumerate(p.table_cards):
+            table[u, i] = c
+        rank = ranks[p.text] + (0 if not p.hell else n)  # every hand play before every hell play
+        rank_to_play[u] = rank
+    order = np.argsort(rank_to_play, kind="stable")
+    rank_to_play = order.astype(np.int64)
+    need = np.zeros(n, np.int64)
+    for u in range(n):
+        for i in range(ncards[u]):
+            need[u] |= 1 << int(card[u, i])
+    buckets: list[list[int]] = [[] for _ in range(4 * len(SPECS))]
+    for u in range(n):
+        buckets[(2 * (swap[u] > 0) + hell[u]) * len(SPECS) + spec[u]].append(u)
+    bucket_start = np.zeros(len(buckets) + 1, np.int64)
+    items: list[int] = []
+    for b, members in enumerate(buckets):
+        members.sort(key=lambda u: -strength[u])
+        items.extend(members)
+        bucket_start[b + 1] = len(items)
+    bucket_items = np.array(items, np.int64)
+    spec_f1 = np.array([s[0] for s in SPECS], np.int64)
+    spec_f2 = np.array([s[1] for s in SPECS], np.int64)
+    spec_s = np.array([s[2] for s in SPECS], np.int64)
+    digest = hashlib.sha256()
+    for array in (hell, size, strength, ncards, card, count, swap, spec, ntable, table, rank_to_play, need):
+        digest.update(array.tobytes())
+    digest.update(bucket_start.tobytes())
+    digest.update(bucket_items.tobytes())
+    stamp = int.from_bytes(digest.digest()[:7], "little")
+    assert MITCH < CATLETON < SLOTS
+    return Catalog(
+        plays=tuple(plays),
+        index={key_of(p): u for u, p in enumerate(plays)},
+        hell=hell,
+        size=size,
+        strength=strength,
+        ncards=ncards,
+        card=card,
+        count=count,
+        swap=swap,
+        spec=spec,
+        ntable=ntable,
+        table=table,
+        rank_to_play=rank_to_play,
+        need=need,
+        bucket_start=bucket_start,
+        bucket_items=bucket_items,
+        spec_f1=spec_f1,
+        spec_f2=spec_f2,
+        spec_s=spec_s,
+        stamp=stamp,
+    )
