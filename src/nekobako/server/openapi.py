@@ -383,6 +383,8 @@ _REMATCH = {
         "declined_by": {"oneOf": [_ref("User"), {"type": "null"}]},
         "new_table": {"type": ["integer", "null"], "description": "the new table, once everyone accepted"},
         "at": {"type": ["string", "null"]},
+        "expires_at": {"type": ["string", "null"], "description": "when the offer lapses unless all accepted"},
+        "expired": {"type": "boolean", "description": "lapsed: a new offer may be made"},
     },
 }
 
