@@ -102,9 +102,9 @@ async def report(request: Request) -> JSONResponse:
         reason = ""
     if not isinstance(reason, str):
         raise ApiError(400, "bad_request", Message("error.report.reason"))
-    reason = " ".join(reason.split())
     if len(reason) > MAX_REASON:
         raise ApiError(400, "bad_request", Message("error.report.long", most=MAX_REASON, n=len(reason)))
+    reason = " ".join(reason.split())
     try:
         stored = await hub.db(
             moderation.add_report,
