@@ -261,6 +261,7 @@ def test_a_rematch_accepted_by_both_starts_a_new_table(new_page, server, screens
     assert "Ume offers a rematch with the same seats and options." in bob.inner_text("[data-testid=rematch]")
     assert "Waiting for: Sakura" in alice.inner_text("[data-testid=rematch]")
     assert alice.locator("[data-key=rematch-accept]").count() == 0  # the one who offered has accepted
+    assert bob.inner_text("[data-testid=rematch-expires]").startswith("Unless everyone accepts by ")  # 10 min
     screenshot(bob, "rematch-offer")
     no_axe_violations(bob, "rematch offer")
     bob.click("[data-key=rematch-accept]")

@@ -172,6 +172,36 @@ def test_cookies_are_secure_behind_https_and_forwarded_headers_need_trust(sqlite
         assert answer.status_code == 200, answer.text
 
 
+def test_an_untrusted_proxy_is_warned_about_once(sqlite_url, tmp_path) -> None:
+    """Behind a proxy not named in --forwarded-allow-ips every client is the proxy's address (one
+    guesser locks everyone out of logging in): the first forwarded request says so in the log, once;
+    a trusted proxy's requests say nothing."""
+
+    def forwarded(server, headers: dict[str, str]) -> None:
+        with httpx.Client(base_url=server.base) as http:
+            assert http.get("/api/health", headers=headers).status_code == 200
+
+    def warnings(server) -> list[str]:
+        return [line for line in server.log_path.read_text().splitlines() if "not trusted" in line]
+
+    with running(sqlite_url, tmp_path) as server:
+        forwarded(server, {})
+        assert warnings(server) == []
+        forwarded(server, {"X-Forwarded-For": "203.0.113.5"})
+        forwarded(server, {"Forwarded": "for=203.0.113.6", "X-Forwarded-For": "203.0.113.6"})
+        (line,) = warnings(server)
+        assert "127.0.0.1 sent X-Forwarded-For" in line and "--forwarded-allow-ips 127.0.0.1" in line
+    with running(sqlite_url, tmp_path, "--forwarded-allow-ips", "10.9.9.9") as server:
+        forwarded(server, {"Forwarded": "for=203.0.113.7"})
+        (line,) = warnings(server)
+        assert "127.0.0.1 sent Forwarded" in line
+    with running(sqlite_url, tmp_path, "--forwarded-allow-ips", "127.0.0.1") as server:
+        forwarded(server, {"X-Forwarded-For": "203.0.113.8"})
+        forwarded(server, {"Forwarded": "for=203.0.113.8"})
+        log = server.log_path.read_text()
+        assert warnings(server) == [] and "Forwarded' header" in log
+
+
 def test_logout_closes_the_sessions_sockets(sqlite_server) -> None:
     with clients(sqlite_server, 2) as (alice, other):
         alice.guest("alice")

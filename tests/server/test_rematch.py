@@ -5,9 +5,11 @@ games are refused."""
 from __future__ import annotations
 
 import random
+import time
+from datetime import datetime
 
 import pytest
-from server_harness import ServerProcess, clients, play_out
+from server_harness import ServerProcess, clients, play_out, running
 
 pytestmark = pytest.mark.xdist_group("server")
 
@@ -74,3 +76,35 @@ def test_a_decline_ends_the_offer_and_a_game_against_bots_restarts_at_once(serve
         assert new["seats"][1]["bot"] == "random"
         for s in (*socks, sock):
             s.close()
+
+
+def test_an_offer_nobody_answers_lapses_and_may_be_made_again(database_url: str, tmp_path) -> None:
+    """An offer lapses `rematch_seconds` after it was made (issue 32: offers never expired, so a
+    late click could start a table hours later): then a decline changes nothing and the next
+    acceptance is a new offer, which the others must accept again."""
+    with running(database_url, tmp_path, "--limit", "rematch_seconds=3") as server, clients(server, 2) as (alice, bob):
+        alice.guest("alice")
+        bob.guest("bob")
+        table = alice.create("shutbox", 2)
+        path = f"/api/tables/{table['id']}/rematch"
+        bob.ok(bob.post(f"/api/tables/{table['id']}/join"))
+        alice.ok(alice.post(f"/api/tables/{table['id']}/start"))
+        socks = [alice.socket(table["id"]), bob.socket(table["id"])]
+        play_out(socks, random.Random(3))
+
+        offered = bob.ok(bob.post(path))["rematch"]
+        made, expires = (datetime.fromisoformat(offered[k]) for k in ("at", "expires_at"))
+        assert (expires - made).total_seconds() == 3 and offered["expired"] is False
+        time.sleep(3.5)
+        lapsed = alice.ok(alice.get(path))["rematch"]
+        assert lapsed["expired"] is True and lapsed["new_table"] is None
+        # declining a lapsed offer records nothing; accepting it makes a new offer of one's own
+        assert alice.ok(alice.post(f"{path}/decline"))["rematch"]["declined_by"] is None
+        again = alice.ok(alice.post(path))["rematch"]
+        assert again["offered_by"]["name"] == "alice" and again["expired"] is False
+        assert again["new_table"] is None and [u["name"] for u in again["waiting"]] == ["bob"]
+        done = bob.ok(bob.post(path))["rematch"]
+        assert done["new_table"] is not None and alice.table(done["new_table"])["host"]["name"] == "alice"
+        assert bob.ok(bob.get(path))["rematch"]["expired"] is False  # a started rematch never lapses
+        for sock in socks:
+            sock.close()

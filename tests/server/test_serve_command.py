@@ -46,3 +46,26 @@ def test_serve_refuses_an_unusable_database() -> None:
     )
     assert out.returncode == 2
     assert "cannot open database" in out.stderr
+
+
+MODULE = [sys.executable, "-m", "nekobako.server"]
+
+
+def test_module_refuses_a_port_out_of_range(tmp_path) -> None:
+    """`python -m nekobako.server --port 70000` once served on 4464 (uvicorn wraps it round):
+    now one line in `--lang`'s language, exit 2, no traceback, nothing started or created."""
+    database = tmp_path / "never.db"
+    cases = [("70000", "en", "--port is a whole number from 1 to 65535, not '70000'."), ("0", "ja", "「0」は不可")]
+    cases.append(("eighty", "en", "not 'eighty'"))
+    for value, lang, words in cases:
+        out = subprocess.run(
+            [*MODULE, "--lang", lang, "--port", value, "--database-url", f"sqlite:///{database}"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert out.returncode == 2, out.stderr
+        assert words in out.stderr
+        assert "Traceback" not in out.stderr and "Uvicorn running" not in out.stderr
+        assert ("エラー：" if lang == "ja" else "error: ") in out.stderr
+    assert not database.exists()

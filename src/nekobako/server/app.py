@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from functools import partial
 
 from sqlalchemy.exc import DBAPIError
 from starlette.applications import Starlette
@@ -13,7 +14,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 
 from ..store import open_database
-from . import auth, catalogue, chat, lobby, lobby_feed, openapi, pages, play, players, rematch
+from . import auth, catalogue, chat, lobby, lobby_feed, moderation, openapi, pages, play, players, rematch
 from .assets import ConditionalGet
 from .auth import Throttles
 from .errors import ApiError, api_error_handler, database_error_handler, http_error_handler
@@ -40,6 +41,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
         app.state.throttles = Throttles(settings.limits, hub.db)
         app.state.chat = chat.ChatRoom()
         hub.readers["chat"] = chat.may_read
+        hub.signal_listeners.append(partial(moderation.heard, hub))
         app.state.lobby_feed = lobby_feed.LobbyFeed(hub)
         await hub.startup()
         try:
@@ -57,6 +59,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
             *play.routes,
             *lobby_feed.routes,
             *chat.routes,
+            *moderation.routes,
             *rematch.routes,
             *players.routes,
             *pages.routes,

@@ -27,7 +27,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..i18n import Message
-from ..store import chat
+from ..store import chat, moderation
 from ..store.chat import Channel
 from .errors import ApiError, Refusal
 from .requests import current_user, json_body, path_int, require_user
@@ -101,12 +101,18 @@ class ChatRoom:
 
 
 def may_read(live: LiveTable, conn: Any, message: dict[str, Any]) -> bool:
-    """A chat message goes to the connections whose user may read its channel (`Hub.readers`)."""
-    return message["message"]["channel"] in readable(live, conn.user)
+    """A chat message goes to the connections whose user may read its channel (`Hub.readers`)
+    and did not mute its writer (`server/moderation.py`)."""
+    line = message["message"]
+    return line["channel"] in readable(live, conn.user) and line["user"]["id"] not in conn.muted
 
 
-async def history(hub: Hub, live: LiveTable, user: dict[str, Any] | None) -> list[dict[str, Any]]:
-    return await hub.db(chat.messages, live.id, readable(live, user))
+async def history(
+    hub: Hub, live: LiveTable, user: dict[str, Any] | None, muted: frozenset[int] = frozenset()
+) -> list[dict[str, Any]]:
+    """The messages `user` may read, without those of the people they muted."""
+    lines = await hub.db(chat.messages, live.id, readable(live, user))
+    return [m for m in lines if m["user"]["id"] not in muted] if muted else lines
 
 
 def _hub(request: Request) -> Hub:
@@ -118,7 +124,9 @@ async def table_chat(request: Request) -> JSONResponse:
     hub = _hub(request)
     live = await hub.tables.get_fresh(path_int(request, "table_id"))
     if request.method == "GET":
-        return JSONResponse({"messages": await history(hub, live, await current_user(request))})
+        reader = await current_user(request)
+        muted = await hub.db(moderation.muted_ids, reader["id"]) if reader is not None else frozenset()
+        return JSONResponse({"messages": await history(hub, live, reader, muted)})
     user = await require_user(request)
     body = await json_body(request)
     try:

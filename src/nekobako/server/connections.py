@@ -53,6 +53,7 @@ class Connection:
         self.writer: asyncio.Task[None] | None = None
         self.state_queued = False
         self.overflowed = False
+        self.muted: frozenset[int] = frozenset()  # whose chat lines its user muted (server/moderation.py)
 
     @property
     def seat(self) -> int | None:

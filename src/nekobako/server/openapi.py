@@ -383,6 +383,20 @@ _REMATCH = {
         "declined_by": {"oneOf": [_ref("User"), {"type": "null"}]},
         "new_table": {"type": ["integer", "null"], "description": "the new table, once everyone accepted"},
         "at": {"type": ["string", "null"]},
+        "expires_at": {"type": ["string", "null"], "description": "when the offer lapses unless all accepted"},
+        "expired": {"type": "boolean", "description": "lapsed: a new offer may be made"},
+    },
+}
+
+_USER_ID = {"type": "integer", "minimum": 1, "maximum": 2**31 - 1, "description": "a player's id"}
+_MUTED = {"type": "object", "properties": {"muted": {"type": "array", "items": _ref("User")}}}
+_REPORT = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "integer"},
+        "table": {"type": "integer"},
+        "at": {"type": ["string", "null"]},
+        "lines": {"type": "integer", "description": "chat lines kept with the report"},
     },
 }
 
@@ -602,6 +616,29 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
         200,
         {"type": "object", "properties": {"rematch": {"oneOf": [_ref("Rematch"), {"type": "null"}]}}},
     ),
+    (
+        "post",
+        "/api/tables/{table_id}/reports",
+        "Report a player to the operator; the table's last chat lines the reporter could read are kept "
+        "with it. 409 when this player was reported at this table already; 429 past 5 reports an hour",
+        {
+            "type": "object",
+            "required": ["user"],
+            "properties": {"user": _USER_ID, "reason": {"type": ["string", "null"], "maxLength": 500}},
+        },
+        201,
+        {"type": "object", "properties": {"report": _REPORT}},
+    ),
+    ("get", "/api/mutes", "The players the reader muted", None, 200, _MUTED),
+    (
+        "post",
+        "/api/mutes",
+        "Mute a player: none of their chat lines reach the reader, at any table, until unmuted",
+        {"type": "object", "required": ["user"], "properties": {"user": _USER_ID}},
+        200,
+        _MUTED,
+    ),
+    ("delete", "/api/mutes/{user_id}", "Unmute a player (one not muted stays so)", None, 200, _MUTED),
     (
         "get",
         "/api/players/{name}",

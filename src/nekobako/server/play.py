@@ -17,6 +17,7 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..i18n import Message
+from ..store import moderation
 from . import chat
 from .connections import Connection
 from .errors import ApiError, CloseCode, Refusal, request_lang
@@ -58,10 +59,12 @@ async def _serve(hub: Hub, ws: WebSocket, live: LiveTable, user: dict[str, Any] 
     deltas = ws.query_params.get("deltas") == "1"  # the browser client's choice: only what changed
     session = ws.cookies.get(SESSION_COOKIE) if user is not None else None
     conn = Connection(ws, live, user, session, deltas, request_lang(ws))
+    if user is not None:  # before it hears anything: a muted writer's lines never reach it
+        conn.muted = await hub.db(moderation.muted_ids, user["id"])
     live.connections.add(conn)
     conn.start()
     conn.push_state(force=True)
-    conn.push({"type": "chat_history", "messages": await chat.history(hub, live, user)})
+    conn.push({"type": "chat_history", "messages": await chat.history(hub, live, user, conn.muted)})
     hub.presence_changed(live)
     try:
         while True:

@@ -1,6 +1,8 @@
 """Rematch: at the end of a game one click offers the same seats and options to everyone who
 played; the new table is created (same game, seats, options and clock, a new seed; the one who
-offered hosts it) and started when the last of them accepts. One decline ends the offer.
+offered hosts it) and started when the last of them accepts. One decline ends the offer; an offer
+not answered by everyone within `Limits.rematch_seconds` (10 minutes) lapses, and anyone who
+played may offer again (`store.rematch`).
 
 `GET|POST /api/tables/{id}/rematch`, `POST /api/tables/{id}/rematch/decline`; every change is
 also sent to the finished table's sockets as `{"type": "rematch", "rematch": Rematch}`.
@@ -72,7 +74,8 @@ async def _finished_table(request: Request) -> tuple[Hub, LiveTable]:
 
 async def show(request: Request) -> JSONResponse:
     hub, live = await _finished_table(request)
-    return JSONResponse({"rematch": rematch_json(live, await hub.db(rematch.offer, live.id))})
+    offer = await hub.db(rematch.offer, live.id, hub.limits.rematch_seconds)
+    return JSONResponse({"rematch": rematch_json(live, offer)})
 
 
 async def _answer(request: Request, accept: bool) -> JSONResponse:
@@ -99,6 +102,7 @@ async def _answer(request: Request, accept: bool) -> JSONResponse:
             players=players,
             new_table=new_table,
             new_seats=seats,
+            lifetime=hub.limits.rematch_seconds,
             check=partial(_quotas, hub.limits, any(s.bot in STRONG_LEVELS for s in seats)),
         )
     except quotas.HostsTooMany as exc:

@@ -17,10 +17,10 @@ from typing import IO, Any
 
 import uvicorn
 from sqlalchemy.engine import make_url
-from starlette.applications import Starlette
 
 from ..store import DatabaseError, normalize_url, open_database
 from .app import create_app
+from .proxies import ProxyCheck
 from .settings import Limits, Settings
 
 WS_MAX_SIZE = 1024 * 1024  # larger frames are not read: the connection closes with 1009
@@ -30,12 +30,13 @@ SEVERAL_NEED_POSTGRES = "several server processes need PostgreSQL (--database-ur
 _sqlite_lock: IO[bytes] | None = None  # held for the life of the process
 
 
-def app_from_environment() -> Starlette:
+def app_from_environment() -> ProxyCheck:
     """The application in a worker process, made from what the starting process put in
     `NEKOBAKO_SERVE` (uvicorn starts workers by import string)."""
     data = json.loads(os.environ[SERVE_ENV])
     settings = data["settings"]
-    return create_app(data["url"], Settings(**{**settings, "limits": Limits(**settings["limits"])}))
+    app = create_app(data["url"], Settings(**{**settings, "limits": Limits(**settings["limits"])}))
+    return ProxyCheck(app, data["forwarded_allow_ips"])
 
 
 def lock_sqlite(database_url: str) -> None:
@@ -67,7 +68,8 @@ def run_server(
     workers: int = 1,
 ) -> None:
     """Check the database first so a bad URL fails with one clear line, then serve until stopped.
-    `X-Forwarded-For` / `-Proto` are believed only from the proxies `forwarded_allow_ips` names."""
+    `X-Forwarded-For` / `-Proto` are believed only from the proxies `forwarded_allow_ips` names
+    (`proxies.ProxyCheck`, which warns once when another peer sends them)."""
     database_url = normalize_url(database_url)
     settings = dataclasses.replace(settings or Settings(bot_delay=0.5), tune_collector=True)
     open_database(database_url).dispose()  # raises DatabaseError with the reason
@@ -81,16 +83,17 @@ def run_server(
         "log_level": log_level,
         "ws_max_size": WS_MAX_SIZE,
         "lifespan": "on",
-        "proxy_headers": forwarded_allow_ips is not None,
-        "forwarded_allow_ips": forwarded_allow_ips or "",
+        "proxy_headers": False,  # believed in ProxyCheck, which also warns about an untrusted proxy
     }
     if workers > 1:
-        os.environ[SERVE_ENV] = json.dumps({"url": database_url, "settings": dataclasses.asdict(settings)})
+        os.environ[SERVE_ENV] = json.dumps(
+            {"url": database_url, "settings": dataclasses.asdict(settings), "forwarded_allow_ips": forwarded_allow_ips}
+        )
         config = uvicorn.Config(f"{__name__}:app_from_environment", factory=True, workers=workers, **common)
         sock = config.bind_socket()
         uvicorn.supervisors.Multiprocess(config, sockets=[sock]).run()
         return
-    config = uvicorn.Config(create_app(database_url, settings), **common)
+    config = uvicorn.Config(ProxyCheck(create_app(database_url, settings), forwarded_allow_ips), **common)
     # `uvicorn.Server.run`, not `uvicorn.run`: after its graceful shutdown on Ctrl-C the server
     # raises the signal again, and `uvicorn.run` would swallow the KeyboardInterrupt that lets the
     # command exit with status 130.

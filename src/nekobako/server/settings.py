@@ -18,6 +18,7 @@ class Limits:
     signups_per_hour: int = 10  # registered accounts made from one address
     anonymous_sockets: int = 20  # sockets without a session watching one table
     finished_in_memory: int = 200  # finished tables kept for replays before the oldest is evicted
+    rematch_seconds: int = 600  # a rematch offer lapses this long after it was made (store.rematch)
 
     @classmethod
     def names(cls) -> list[str]:

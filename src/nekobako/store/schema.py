@@ -144,6 +144,30 @@ chat_messages = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+# -- issue 32: muting and reporting players (additive tables) --
+
+mutes = Table(
+    "mutes",
+    metadata,
+    # `user_id` reads nothing `muted_id` writes in chat, at any table, until they unmute
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("muted_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+reports = Table(
+    "reports",
+    metadata,
+    # a player reported to the operator (`nekobako reports`), with the chat lines the reporter saw
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("reporter_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("reported_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True),
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="SET NULL"), nullable=True),
+    Column("reason", Text, nullable=False),  # "" when none was given
+    Column("context", JSON, nullable=False),  # the table's last chat lines: [{user, channel, text, at}]
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 rematch_offers = Table(
     "rematch_offers",
     metadata,

@@ -74,6 +74,10 @@ export const rematchState = (id) => call("GET", `/api/tables/${id}/rematch`);
 export const rematch = (id) => call("POST", `/api/tables/${id}/rematch`);
 export const declineRematch = (id) => call("POST", `/api/tables/${id}/rematch/decline`);
 export const chat = (id) => call("GET", `/api/tables/${id}/chat`).then((d) => d.messages);
+export const mutes = () => call("GET", "/api/mutes").then((d) => d.muted);
+export const mute = (user) => call("POST", "/api/mutes", { user }).then((d) => d.muted);
+export const unmute = (user) => call("DELETE", `/api/mutes/${user}`).then((d) => d.muted);
+export const report = (id, user, reason) => call("POST", `/api/tables/${id}/reports`, { user, reason });
 export const player = (name) => call("GET", `/api/players/${encodeURIComponent(name)}`);
 export const ratings = (game) => call("GET", `/api/ratings${game ? `?game=${encodeURIComponent(game)}` : ""}`);
 

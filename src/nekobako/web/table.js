@@ -69,7 +69,7 @@ export function mount(root, { id }) {
           return false;
         }
         return true;
-      });
+      }, id);
       layout.append(later.chat.el);
       for (const fn of later.chatWaiting.splice(0)) fn(later.chat);
       later.logPanel = log.logPanel;
