@@ -161,5 +161,5 @@ def test_benchmarks_script_runs_the_same_code_and_kernels_off_are_missing():
     data = json.loads(proc.stdout)
     assert set(data) >= {"python", "cpu", "throughput", "ismcts", "solver", "kernel", "machine"}
     for game, players in bench.KERNEL_CASES.items():
-        assert data["missing"][f"kernel.{game}.{players}.kernel"] == "NEKOBAKO_PURE is set"
-        assert data["missing"][f"kernel.{game}.{players}.startup"] == "NEKOBAKO_PURE is set"
+        assert data["missing"][f"kernel.{game}.{players}.kernel"] == "kernels are off: NEKOBAKO_PURE is set"
+        assert data["missing"][f"kernel.{game}.{players}.startup"] == "kernels are off: NEKOBAKO_PURE is set"

@@ -177,5 +177,10 @@ def print_result(result: dict[str, Any], quick: bool, lang: str = "en") -> None:
     console.print(table)
     if any(v == "slow_machine" for v in result["verdict"].values()) and not quick:
         console.print(Text(w("slow_machine_note", lang), style="yellow"))
+    labels = {step.path: step_label(step, lang) for step in bench.plan(bench.FULL)}
     for path, reason in result["missing"].items():
-        console.print(Text(w("missing_reason", lang, path=path, reason=reason), style="yellow"))
+        if path in result.get("missing_words", {}):  # a reason of ours: in the reader's language
+            key, params = result["missing_words"][path]
+            reason = w(f"why.{key}", lang, **params)
+        label = labels.get(path, path)
+        console.print(Text(w("missing_reason", lang, path=label, reason=reason), style="yellow"))

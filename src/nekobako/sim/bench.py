@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import CHANCE, fill_chance, get_game, random_playout
+from ..i18n import text as say
 
 THROUGHPUT_CASES: dict[str, tuple[int, int]] = {"shutbox": (2, 12), "catbox": (2, 5), "catopomp": (2, 4)}
 ISMCTS_CASES: dict[str, int] = {"catbox": 4, "catopomp": 4}
@@ -121,7 +122,13 @@ def one_core() -> Iterator[int | None]:
 
 
 class Unavailable(Exception):
-    """A measure that cannot run here (no kernel, no C compiler, no source checkout): its reason."""
+    """A measure that cannot run here (no kernel, no C compiler, no source checkout): its reason,
+    worded in the CLI catalogue (`cli.bench.why.<key>`); `str()` is the English (the JSON's)."""
+
+    def __init__(self, key: str, **params: str):
+        self.key = key
+        self.params = params
+        super().__init__(say(f"cli.bench.why.{key}", "en", **params))
 
 
 # -- measurements ------------------------------------------------------------------------------------
@@ -253,7 +260,9 @@ def _kernel(game: str, players: int) -> Any:
     kernel = kernel_for(game, players, rules.options({}, players))
     if kernel is None:
         reason = pure_reason()
-        raise Unavailable(reason or f"no kernel for {game} in this build (games/{game}/kernel.py is absent)")
+        if reason is not None:
+            raise Unavailable("kernels_off", reason=reason)
+        raise Unavailable("no_kernel", game=game)
     return kernel
 
 
@@ -295,16 +304,16 @@ def c_reference_rate(seconds: float, seed: int = 0) -> float:
 
     source = c_reference_source()
     if source is None:
-        raise Unavailable("benchmarks/catbox_reference.c is not here (a source checkout has it)")
+        raise Unavailable("no_c_source", file="benchmarks/catbox_reference.c")
     gcc = shutil.which("gcc")
     if gcc is None:
-        raise Unavailable("gcc is not installed")
+        raise Unavailable("no_gcc", tool="gcc")
     s0, s1 = (int(x) for x in new_rng(seed))
     with tempfile.TemporaryDirectory(prefix="nekobako-bench-") as folder:
         binary = Path(folder) / "catbox_reference"
         built = subprocess.run([gcc, "-O2", "-o", str(binary), str(source)], capture_output=True, text=True)
         if built.returncode != 0:
-            raise Unavailable(f"gcc failed: {built.stderr.strip()[-300:]}")
+            raise Unavailable("gcc_failed", tool="gcc", error=built.stderr.strip()[-300:])
 
         def run(games: int) -> tuple[float, float]:
             proc = subprocess.run(
@@ -312,7 +321,7 @@ def c_reference_rate(seconds: float, seed: int = 0) -> float:
             )
             fields = proc.stdout.split()
             if proc.returncode != 0 or len(fields) < 6:
-                raise Unavailable(f"catbox_reference gave {proc.stdout.strip()!r} {proc.stderr.strip()!r}")
+                raise Unavailable("c_output", output=f"{proc.stdout.strip()!r} {proc.stderr.strip()!r}")
             return float(fields[4]), float(fields[5])  # CPU seconds, actions per second
 
         games = 1000
@@ -374,7 +383,7 @@ def kernel_process_seconds(game: str, players: int, cache: str | None) -> float:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=900)
     if proc.returncode != 0:
         last = proc.stderr.strip().splitlines()[-1:] or ["no output"]
-        raise Unavailable(last[0].removeprefix("nekobako.sim.bench.Unavailable: "))
+        raise Unavailable("process", reason=last[0].removeprefix("nekobako.sim.bench.Unavailable: "))
     return float(proc.stdout.split()[-1])
 
 
@@ -442,7 +451,6 @@ KERNEL_FIELDS = {
     "startup": "startup_seconds",
 }
 """A kernel step's last key part → its field in `result["kernel"][game][players]`."""
-QUICK_SKIPS = "not measured with --quick (a first compile takes tens of seconds): run the full bench"
 
 
 def kernel_steps(settings: Settings, cache: KernelCache) -> list[Step]:
@@ -620,6 +628,7 @@ def run(settings: Settings = FULL, on_progress: Callable[[Step, int], None] | No
         "pass": {},
         "verdict": {},
         "missing": {},
+        "missing_words": {},  # path → [key, params] of a reason of ours, for the table's language
         "repeats": {
             "throughput": settings.repeats,
             "ismcts": settings.repeats,
@@ -630,7 +639,9 @@ def run(settings: Settings = FULL, on_progress: Callable[[Step, int], None] | No
     }
     if settings is QUICK:
         for game, players in KERNEL_CASES.items():
-            result["missing"][f"kernel.{game}.{players}.compile"] = QUICK_SKIPS
+            skipped = Unavailable("quick_compile")
+            result["missing"][f"kernel.{game}.{players}.compile"] = str(skipped)
+            result["missing_words"][f"kernel.{game}.{players}.compile"] = [skipped.key, skipped.params]
     cache = KernelCache()
     with one_core() as core:
         result["core"] = core
@@ -649,6 +660,7 @@ def _take(step: Step, settings: Settings, result: dict[str, Any], report: Callab
     """Measure one step into `result` (or say under `missing` why not)."""
     report(step, 0)
     reason = result["missing"].get(step.needs) if step.needs else None
+    words = result["missing_words"].get(step.needs) if step.needs else None
     values: list[float] = []
     if reason is None:
         try:
@@ -656,11 +668,13 @@ def _take(step: Step, settings: Settings, result: dict[str, Any], report: Callab
                 values.append(step.measure(repeat))
                 report(step, 1)
         except Unavailable as exc:
-            reason = str(exc)
+            reason, words = str(exc), [exc.key, exc.params]
         except Exception as exc:  # one failing figure must not stop the others
             reason = f"{type(exc).__name__}: {exc}"
     if reason is not None:
         result["missing"][step.path] = reason
+        if words is not None:
+            result["missing_words"][step.path] = words
         report(step, step.repeats - len(values))
         return
     value = statistics.median(values)
