@@ -475,6 +475,7 @@ def kernel_steps(settings: Settings, cache: KernelCache) -> list[Step]:
                     partial(_seeded, playout_rate, game, players, settings.seconds),
                     settings.repeats,
                     "actions/s",
+                    needs=needs,
                 )
             )
         if "ratio_c" in KERNEL_TARGETS.get(game, {}):
