@@ -25,8 +25,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from nekobako.bots import make_bot
 from nekobako.engine import CHANCE, get_game
+from nekobako.sim.bench import greedy_rate  # the machine's speed, as `nekobako bench` and load.py print it
 
 SAMPLES = 5
 PLAYERS = 3
@@ -55,27 +55,6 @@ def views_rate(game: str, games: int) -> float:
             spent += clock() - start
             views += len(readers)
     return views / spent
-
-
-def greedy_rate(games: int) -> float:
-    """Greedy Cat in the Box decisions (view + choose) per CPU second."""
-    clock, decisions, spent = time.process_time, 0, 0.0
-    bot = make_bot("greedy", "catbox")
-    for seed in range(games):
-        rng = random.Random(seed)
-        state = get_game("catbox").new_game(PLAYERS)
-        while state.to_move:
-            seat = state.to_move[0]
-            state = state.clone()
-            if seat == CHANCE:
-                state.apply(CHANCE, state.sample_chance(rng))
-                continue
-            start = clock()
-            action = bot.choose(state.view(seat), state.legal_actions(seat), rng)
-            spent += clock() - start
-            decisions += 1
-            state.apply(seat, action)
-    return decisions / spent
 
 
 def main(games: int) -> None:
