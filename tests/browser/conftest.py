@@ -157,13 +157,14 @@ def new_page(browser, server, page_errors):
 
 @pytest.fixture(scope="session")
 def screenshot(tmp_path_factory: pytest.TempPathFactory):
-    """`screenshot(page, "name")`: a full-page PNG (docs/screenshots/ with NEKOBAKO_SCREENSHOTS=1)."""
+    """`screenshot(page, "name")`: a full-page PNG (docs/screenshots/ with NEKOBAKO_SCREENSHOTS=1);
+    `full_page=False`: the screen as the person sees it."""
     folder = DOC_SCREENSHOTS if os.environ.get("NEKOBAKO_SCREENSHOTS") == "1" else tmp_path_factory.mktemp("shots")
 
-    def take(page, name: str) -> Path:
+    def take(page, name: str, full_page: bool = True) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True, animations="disabled")
+        page.screenshot(path=str(path), full_page=full_page, animations="disabled")
         return path
 
     return take

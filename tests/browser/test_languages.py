@@ -4,6 +4,7 @@ an option error is said once, beside the form."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -156,14 +157,21 @@ NAMES = ["Nao", "nekobako"]  # a person and the site
 TURNS = {"shutbox": shutbox_turn, "catbox": catbox_turn, "catopomp": catopomp_turn}
 
 
+# An ASCII , . ( ) : ! ? touching Japanese text (Japanese writes 、。（）：！？): "9 (既定)", "減点合計: 12".
+HALF_WIDTH = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff][ ]?[,.()!?:]|[,.()!?:][ ]?[\u3040-\u30ff\u4e00-\u9fff]")
+
+
 def _english_shown(page) -> set[str]:
     shown = page.evaluate(SHOWN)
     assert len(shown) > 300 and "ルール" in shown, shown[:300]  # a page in words, not an empty one
-    return english_words(shown, NAMES)
+    found = english_words(shown, NAMES)
+    found |= {shown[max(0, m.start() - 8) : m.end() + 8] for m in HALF_WIDTH.finditer(shown)}
+    return found
 
 
 def test_the_japanese_lobby_and_tables_show_no_english_words(new_page):
-    """In the Japanese interface, every word shown is Japanese (names and notation aside): the
+    """In the Japanese interface, every word shown is Japanese (names and notation aside) and its
+    punctuation full-width (`HALF_WIDTH`: "Nao（あなた）", "タイル数（既定）"): the
     lobby with every game's options (research options opened), and a table of each game with a bot
     from its start through some turns — prompts, the board, the log with the table's notices."""
     page = _japanese_page(new_page)
