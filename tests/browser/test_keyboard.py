@@ -151,7 +151,8 @@ def test_a_whole_cat_in_the_box_game_by_keyboard_alone(new_page):
     assert len(heard) < 4 * moves, (len(heard), moves)
 
 
-def test_a_refusal_is_announced(new_page):
+def test_a_refusal_is_announced(new_page, page_errors):
+    page_errors.expect(r"status of 400 .*/api/auth/guest", "the empty name is sent on purpose; the server refuses it")
     page = new_page()
     page.context.add_init_script(HEARD)
     page.goto("/")
@@ -201,6 +202,8 @@ def test_on_a_phone_the_hand_sits_by_the_trick_and_every_target_is_44_px(
     )
     assert len(bots) == 3 and all(b["lines"] == 1 for b in bots), bots
     screenshot(page, f"catbox-colours-phone-{locale[:2]}", full_page=False)  # the screen as it is
+    page.set_viewport_size({"width": 1280, "height": 900})
+    screenshot(page, f"catbox-4-players-{locale[:2]}")
     assert page.evaluate(SMALL_TARGETS) == []
     page_errors.expect(
         r"status of 409 .*/api/tables/\d+/record",

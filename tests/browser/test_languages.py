@@ -39,7 +39,8 @@ def _japanese_page(new_page):
     return page
 
 
-def test_a_server_refusal_reads_in_the_pages_language(new_page):
+def test_a_server_refusal_reads_in_the_pages_language(new_page, page_errors):
+    page_errors.expect(r"status of 401 .*/api/auth/login", "a wrong password is sent on purpose; the server refuses it")
     page = _japanese_page(new_page)
     page.fill("#acc-name", "nobody-here")
     page.fill("#acc-password", "wrong password")
@@ -50,7 +51,8 @@ def test_a_server_refusal_reads_in_the_pages_language(new_page):
     assert "wrong" not in words.lower() and "/" not in words  # never both languages joined
 
 
-def test_an_option_error_is_said_once_beside_the_form(new_page):
+def test_an_option_error_is_said_once_beside_the_form(new_page, page_errors):
+    page_errors.expect(r"status of 400 .*/api/tables\)", "an option the engine refuses is sent on purpose")
     page = _japanese_page(new_page)
     enter_as_guest(page, "Nao")
     page.select_option("#create-game", "catbox")
@@ -198,8 +200,9 @@ def test_the_japanese_lobby_and_tables_show_no_english_words(new_page):
     assert not _english_shown(page), _english_shown(page)
 
 
-def test_a_failed_language_switch_is_said_in_the_pages_language(new_page):
+def test_a_failed_language_switch_is_said_in_the_pages_language(new_page, page_errors):
     """The other language's words did not come: the page says so with the words it has."""
+    page_errors.expect(r"status of 503 .*/api/catalogue", "the other language's words are made to fail (route below)")
     page = new_page(locale="ja-JP")
     page.route("**/api/catalogue?lang=en", lambda route: route.fulfill(status=503, body="down"))
     page.goto("/")

@@ -49,6 +49,9 @@ def test_language_follows_the_browser_and_the_switch(new_page, screenshot):
     assert "ゲストで遊ぶ" in japanese.inner_text("[data-testid=guest-form]")
     japanese.wait_for_selector("[data-option]")
     screenshot(japanese, "lobby-ja")
+    japanese.set_viewport_size({"width": 390, "height": 844})
+    assert japanese.is_visible("[data-key=to-create]")  # the form is far below on a phone
+    screenshot(japanese, "lobby-ja-phone")
 
 
 def test_guest_sign_up_log_in_and_the_create_form(new_page, server, screenshot, page_errors):
