@@ -202,9 +202,10 @@ def test_on_a_phone_the_hand_sits_by_the_trick_and_every_target_is_44_px(
     )
     assert len(bots) == 3 and all(b["lines"] == 1 for b in bots), bots
     screenshot(page, f"catbox-colours-phone-{locale[:2]}", full_page=False)  # the screen as it is
+    assert page.evaluate(SMALL_TARGETS) == []
     page.set_viewport_size({"width": 1280, "height": 900})
     screenshot(page, f"catbox-4-players-{locale[:2]}")
-    assert page.evaluate(SMALL_TARGETS) == []
+    page.set_viewport_size({"width": 390, "height": 844})
     page_errors.expect(
         r"status of 409 .*/api/tables/\d+/record",
         "the replay page of a game still being played is opened for its controls' sizes: the server "
