@@ -445,7 +445,7 @@ function hellAreas(view, ctx, selecting, ui, canAdd, toggle) {
               h(
                 "div",
                 { class: "hell-row", role: "toolbar", "aria-label": t("catopomp.hellOf", { name: ctx.names[seat] }) },
-                h("span", { class: "small muted" }, `${t("catopomp.hell")}:`),
+                h("span", { class: "small muted" }, `${t("catopomp.hell")}${colon().trimEnd()}`),
                 cards.length ? cards : h("span", { class: "muted" }, "—"),
               ),
               ui.hellKey,
@@ -454,7 +454,7 @@ function hellAreas(view, ctx, selecting, ui, canAdd, toggle) {
           : h(
               "div",
               { class: "hell-row" },
-              h("span", { class: "small muted" }, `${t("catopomp.hell")}:`),
+              h("span", { class: "small muted" }, `${t("catopomp.hell")}${colon().trimEnd()}`),
               cards.length ? cards : h("span", { class: "muted" }, "—"),
             ),
         ctx.replay && view.hands
