@@ -168,6 +168,19 @@ def wait_until(page: Page, expression: str, timeout: float = 15.0) -> None:
         page.wait_for_timeout(50)
 
 
+def log_text(page: Page) -> str:
+    """The game log once it shows the position the board shows: the scores and the log are drawn a
+    frame after the board (table.js renderSideSoon), so a page whose results just appeared may
+    still show the log of the move before."""
+    wait_until(
+        page,
+        "(() => { const side = document.querySelector('aside.side'); const board = "
+        "document.querySelector('[data-testid=game]'); return Boolean(side && board && board.dataset.seq "
+        "&& side.dataset.seq === board.dataset.seq && document.querySelector('[data-testid=log]')); })()",
+    )
+    return page.inner_text("[data-testid=log]")
+
+
 def wait_for_next_position(page: Page, seq: str | None, timeout: float = 15.0) -> None:
     """Wait until the board shows a newer position than `seq` (an action landed, or anyone moved);
     polled from here, as `wait_until` explains."""
@@ -217,8 +230,16 @@ def shutbox_turn(page: Page, frames: Frames | None = None) -> bool:
     action = _first_action(page, ".choices button[data-action]:enabled")
     if not action:
         return False
+    # a try cut short (a slow click on a busy machine, tried again by take_turn) may have left tiles
+    # selected: clicking them again would deselect them, so the selection is made to match
+    wanted = set(action.split()[1:])
+    for tile in page.locator(".player-board.mine button[data-tile][aria-pressed=true]").all():
+        if tile.get_attribute("data-tile") not in wanted:
+            tile.click(timeout=2000)
     for tile in action.split()[1:]:
-        page.click(f".player-board.mine button[data-tile='{tile}']", timeout=2000)
+        button = page.locator(f".player-board.mine button[data-tile='{tile}']")
+        if button.get_attribute("aria-pressed") != "true":
+            button.click(timeout=2000)
     shut = page.locator("[data-key=shut]")
     assert shut.get_attribute("data-action") == action
     shut.click(timeout=2000)

@@ -7,6 +7,7 @@ Screenshots go to a temp folder; with NEKOBAKO_SCREENSHOTS=1 they replace docs/s
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -99,27 +100,38 @@ def browser() -> Iterator[object]:
 
 
 class PageErrors:
-    """Collects uncaught JavaScript errors of the pages a test opens, and what their Content-Security-Policy
-    refused; a test ends with none."""
+    """Collects what the pages a test opens say is wrong: uncaught JavaScript errors, and every
+    console error or warning (what the Content-Security-Policy refused, a preload never used, a
+    deprecated API, …). A test ends with none, but for what it `expect`s: an answer it provokes on
+    purpose (a refused log-in, a missing table) that Chromium reports as a failed resource."""
 
     def __init__(self) -> None:
         self.errors: list[str] = []
+        self.expected: list[tuple[re.Pattern[str], str]] = []
 
     def watch(self, page) -> None:
         page.on("pageerror", lambda exc: self.errors.append(f"{page.url}: {exc}"))
         page.on("console", lambda msg: self._console(page, msg))
 
+    def expect(self, pattern: str, reason: str) -> None:
+        """A console message matching `pattern` (a regular expression, searched in the message and
+        the address it names) is part of what the test does; `reason` says why it cannot be avoided."""
+        assert reason, "an expected console message needs its reason"
+        self.expected.append((re.compile(pattern), reason))
+
     def _console(self, page, msg) -> None:
-        # what the page's Content-Security-Policy refused did not happen (a colour not updated, …)
-        if msg.type == "error" and "Content Security Policy" in msg.text:
-            self.errors.append(f"{page.url}: {msg.text}")
+        if msg.type not in ("error", "warning", "assert"):
+            return
+        said = f"{msg.type}: {msg.text} ({msg.location.get('url', '')})"
+        if not any(pattern.search(said) for pattern, _ in self.expected):
+            self.errors.append(f"{page.url}: {said}")
 
 
 @pytest.fixture
 def page_errors() -> Iterator[PageErrors]:
     errors = PageErrors()
     yield errors
-    assert not errors.errors, "JavaScript errors:\n" + "\n".join(errors.errors)
+    assert not errors.errors, "JavaScript errors and console warnings:\n" + "\n".join(errors.errors)
 
 
 @pytest.fixture
@@ -145,13 +157,14 @@ def new_page(browser, server, page_errors):
 
 @pytest.fixture(scope="session")
 def screenshot(tmp_path_factory: pytest.TempPathFactory):
-    """`screenshot(page, "name")`: a full-page PNG (docs/screenshots/ with NEKOBAKO_SCREENSHOTS=1)."""
+    """`screenshot(page, "name")`: a full-page PNG (docs/screenshots/ with NEKOBAKO_SCREENSHOTS=1);
+    `full_page=False`: the screen as the person sees it."""
     folder = DOC_SCREENSHOTS if os.environ.get("NEKOBAKO_SCREENSHOTS") == "1" else tmp_path_factory.mktemp("shots")
 
-    def take(page, name: str) -> Path:
+    def take(page, name: str, full_page: bool = True) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True, animations="disabled")
+        page.screenshot(path=str(path), full_page=full_page, animations="disabled")
         return path
 
     return take

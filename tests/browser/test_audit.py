@@ -1,6 +1,7 @@
 """Acceptance audit of the browser client: a turn-based clock reads in Japanese, a player name made
 of HTML is shown as text, never as markup, a missing table says so (not "connecting" forever), the
-replay's move list names the first move in words, and a keyboard move leaves the focus on the board."""
+replay's move list names the first move in words, a keyboard move leaves the focus on the board, and
+no page preloads what it does not use (the `page_errors` fixture fails a test on any console warning)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser_ui import create_table, enter_as_guest, finished_solo_shutbox, start, switch_language
+from game_states import play_to
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -85,3 +87,18 @@ def test_after_a_keyboard_move_the_focus_stays_on_the_board(new_page):
     assert page.evaluate("document.activeElement.dataset.tile") is not None
     page.keyboard.press("Space")  # and the keyboard goes on from there
     assert page.evaluate("document.activeElement.getAttribute('aria-pressed')") == "true"
+
+
+def test_no_page_preloads_what_it_does_not_use(new_page, server):
+    """Chromium warns when a preloaded answer is not used within a few seconds of the load event:
+    the lobby's preloaded `/api/games` on a running table opened at `/#/table/ID` did. Each page
+    stays open past that moment; a warning fails the test (conftest.py `PageErrors`)."""
+    seated = play_to(server, "shutbox", 2, lambda view: True)
+    finished = finished_solo_shutbox(server)
+    for path in (f"/#/table/{seated.table}", f"/table/{seated.table}", "/", f"/replay/{finished}"):
+        page = new_page()
+        seated.open_in(page.context, server)
+        page.goto(path, wait_until="load")
+        page.wait_for_selector("h1")
+        page.wait_for_timeout(4000)  # Chromium's check runs 3 s after the load event
+        page.close()

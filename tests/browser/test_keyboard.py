@@ -151,7 +151,8 @@ def test_a_whole_cat_in_the_box_game_by_keyboard_alone(new_page):
     assert len(heard) < 4 * moves, (len(heard), moves)
 
 
-def test_a_refusal_is_announced(new_page):
+def test_a_refusal_is_announced(new_page, page_errors):
+    page_errors.expect(r"status of 400 .*/api/auth/guest", "the empty name is sent on purpose; the server refuses it")
     page = new_page()
     page.context.add_init_script(HEARD)
     page.goto("/")
@@ -169,9 +170,15 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
   .filter((r) => r.w < 44 || r.h < 44)"""
 
 
-def test_on_a_phone_the_hand_sits_by_the_trick_and_every_target_is_44_px(new_page, server):
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+def test_on_a_phone_the_hand_sits_by_the_trick_and_every_target_is_44_px(
+    new_page, server, screenshot, page_errors, locale
+):
+    """A 4-player table on a 390 × 844 phone: the trick, the hand and the colour buttons of the card
+    chosen are on one screen, in English and in Japanese (whose longer header and prompt once
+    pushed the colour buttons below the screen)."""
     seated = play_to(server, "catbox", 4, lambda v: v["phase"] == "play" and len(v["trick"]) >= 1)
-    page = new_page(width=390, height=844)
+    page = new_page(width=390, height=844, locale=locale)
     seated.open_in(page.context, server)
     page.goto(f"/#/table/{seated.table}")
     page.wait_for_selector(".my-hand .hand-card:enabled")
@@ -181,13 +188,29 @@ def test_on_a_phone_the_hand_sits_by_the_trick_and_every_target_is_44_px(new_pag
         """() => {
           const r = (q) => document.querySelector(q).getBoundingClientRect();
           return {trick: r("[data-testid=trick]"), hand: r("[data-testid=hand]"),
-                  controls: r("[data-testid=controls]"), height: innerHeight};
+                  controls: r("[data-testid=controls]"), colours: r(".colour-choices"), height: innerHeight};
         }"""
     )
     assert 0 <= box["hand"]["top"] - box["trick"]["bottom"] <= 16, box  # right under the trick
     assert box["controls"]["bottom"] - box["trick"]["top"] <= box["height"], box  # one screen
     assert box["hand"]["top"] < box["height"], box  # in view when the page opens
+    assert box["colours"]["top"] >= 0 and box["colours"]["bottom"] <= box["height"], box  # the colours in view
+    # a bot's label ("Bot 3 · random") is one line in the players' table, never broken in two
+    bots = page.evaluate(
+        """() => [...document.querySelectorAll('.players-table .bot-name')]
+                 .map((e) => ({text: e.textContent, lines: e.getClientRects().length}))"""
+    )
+    assert len(bots) == 3 and all(b["lines"] == 1 for b in bots), bots
+    screenshot(page, f"catbox-colours-phone-{locale[:2]}", full_page=False)  # the screen as it is
     assert page.evaluate(SMALL_TARGETS) == []
+    page.set_viewport_size({"width": 1280, "height": 900})
+    screenshot(page, f"catbox-4-players-{locale[:2]}")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page_errors.expect(
+        r"status of 409 .*/api/tables/\d+/record",
+        "the replay page of a game still being played is opened for its controls' sizes: the server "
+        "refuses the record until the game ends (the page says so), and Chromium logs the refusal",
+    )
     for path in ("/", f"/replay/{seated.table}"):
         page.goto(path)
         page.wait_for_selector("h1")

@@ -4,6 +4,7 @@ an option error is said once, beside the form."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -38,7 +39,8 @@ def _japanese_page(new_page):
     return page
 
 
-def test_a_server_refusal_reads_in_the_pages_language(new_page):
+def test_a_server_refusal_reads_in_the_pages_language(new_page, page_errors):
+    page_errors.expect(r"status of 401 .*/api/auth/login", "a wrong password is sent on purpose; the server refuses it")
     page = _japanese_page(new_page)
     page.fill("#acc-name", "nobody-here")
     page.fill("#acc-password", "wrong password")
@@ -49,7 +51,8 @@ def test_a_server_refusal_reads_in_the_pages_language(new_page):
     assert "wrong" not in words.lower() and "/" not in words  # never both languages joined
 
 
-def test_an_option_error_is_said_once_beside_the_form(new_page):
+def test_an_option_error_is_said_once_beside_the_form(new_page, page_errors):
+    page_errors.expect(r"status of 400 .*/api/tables\)", "an option the engine refuses is sent on purpose")
     page = _japanese_page(new_page)
     enter_as_guest(page, "Nao")
     page.select_option("#create-game", "catbox")
@@ -156,14 +159,21 @@ NAMES = ["Nao", "nekobako"]  # a person and the site
 TURNS = {"shutbox": shutbox_turn, "catbox": catbox_turn, "catopomp": catopomp_turn}
 
 
+# An ASCII , . ( ) : ! ? touching Japanese text (Japanese writes 、。（）：！？): "9 (既定)", "減点合計: 12".
+HALF_WIDTH = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff][ ]?[,.()!?:]|[,.()!?:][ ]?[\u3040-\u30ff\u4e00-\u9fff]")
+
+
 def _english_shown(page) -> set[str]:
     shown = page.evaluate(SHOWN)
     assert len(shown) > 300 and "ルール" in shown, shown[:300]  # a page in words, not an empty one
-    return english_words(shown, NAMES)
+    found = english_words(shown, NAMES)
+    found |= {shown[max(0, m.start() - 8) : m.end() + 8] for m in HALF_WIDTH.finditer(shown)}
+    return found
 
 
 def test_the_japanese_lobby_and_tables_show_no_english_words(new_page):
-    """In the Japanese interface, every word shown is Japanese (names and notation aside): the
+    """In the Japanese interface, every word shown is Japanese (names and notation aside) and its
+    punctuation full-width (`HALF_WIDTH`: "Nao（あなた）", "タイル数（既定）"): the
     lobby with every game's options (research options opened), and a table of each game with a bot
     from its start through some turns — prompts, the board, the log with the table's notices."""
     page = _japanese_page(new_page)
@@ -190,8 +200,9 @@ def test_the_japanese_lobby_and_tables_show_no_english_words(new_page):
     assert not _english_shown(page), _english_shown(page)
 
 
-def test_a_failed_language_switch_is_said_in_the_pages_language(new_page):
+def test_a_failed_language_switch_is_said_in_the_pages_language(new_page, page_errors):
     """The other language's words did not come: the page says so with the words it has."""
+    page_errors.expect(r"status of 503 .*/api/catalogue", "the other language's words are made to fail (route below)")
     page = new_page(locale="ja-JP")
     page.route("**/api/catalogue?lang=en", lambda route: route.fulfill(status=503, body="down"))
     page.goto("/")

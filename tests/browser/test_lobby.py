@@ -49,9 +49,20 @@ def test_language_follows_the_browser_and_the_switch(new_page, screenshot):
     assert "ゲストで遊ぶ" in japanese.inner_text("[data-testid=guest-form]")
     japanese.wait_for_selector("[data-option]")
     screenshot(japanese, "lobby-ja")
+    japanese.set_viewport_size({"width": 390, "height": 844})
+    assert japanese.is_visible("[data-key=to-create]")  # the form is far below on a phone
+    screenshot(japanese, "lobby-ja-phone")
 
 
-def test_guest_sign_up_log_in_and_the_create_form(new_page, server, screenshot):
+def test_guest_sign_up_log_in_and_the_create_form(new_page, server, screenshot, page_errors):
+    page_errors.expect(
+        r"status of 401 .*/api/auth/login",
+        "a wrong password is tried on purpose: the server refuses it (the page says so) and Chromium logs the refusal",
+    )
+    page_errors.expect(
+        r"status of 400 .*/api/tables\)",
+        "an option the engine refuses is tried on purpose (purple at 2 players): the page words the refusal",
+    )
     page = new_page()
     enter_as_guest(page, "Mika")
     assert "Mika" in page.inner_text("[data-testid=whoami]")
@@ -86,6 +97,9 @@ def test_guest_sign_up_log_in_and_the_create_form(new_page, server, screenshot):
             assert text(spec["help"], "en") in field.inner_text()
             if spec["choices"]:
                 assert field.locator("option").count() >= len(spec["choices"])
+                # every value's label is capitalised as the others are ("Off (default)", not "off")
+                labels = field.locator("option").all_inner_texts()
+                assert all(not label[0].islower() for label in labels), (spec["name"], labels)
         seats = page.locator("#create-seats option")
         assert seats.count() == game["max_players"] - game["min_players"] + 1
     # an option the engine refuses: its words are shown, no table is made
@@ -110,12 +124,23 @@ def test_guest_sign_up_log_in_and_the_create_form(new_page, server, screenshot):
     page.select_option("#create-game", "shutbox")
     screenshot(page, "lobby")
 
+    assert not page.is_visible("[data-key=to-create]")  # beside the list at 1280 px: no need
+
     phone = new_page(width=390, height=844)
-    phone.goto("/")
+    enter_as_guest(phone, "Pho")
     phone.wait_for_selector("[data-option]")
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the lobby is {width}px wide on a 390px phone"
     screenshot(phone, "lobby-phone")
+    # on a phone the form comes after the whole table list: a button on the first screen brings it
+    jump = phone.locator("[data-key=to-create]")
+    assert jump.is_visible() and jump.bounding_box()["y"] + jump.bounding_box()["height"] <= 844
+    jump.click()
+    assert phone.evaluate("document.activeElement.id") == "create-game"
+    heading = phone.locator("#create-title").bounding_box()
+    assert 0 <= heading["y"] < 844, heading
+    phone.select_option("#create-game", "catbox")  # and a table is made from there
+    create_table(phone, "catbox", 3)
 
 
 def test_keyboard_reaches_the_guest_form(new_page):

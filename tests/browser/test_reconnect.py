@@ -25,7 +25,11 @@ from browser_ui import (
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 
-def test_the_page_reconnects_after_a_server_restart(new_page, server):
+def test_the_page_reconnects_after_a_server_restart(new_page, server, page_errors):
+    page_errors.expect(
+        r"WebSocket connection to .*/ws/tables/\d+.* failed.*ERR_CONNECTION_REFUSED",
+        "the server is stopped on purpose: the page's tries to reconnect are refused until it is back",
+    )
     page = new_page()
     enter_as_guest(page, "Ren")
     create_table(page, "shutbox", 2)

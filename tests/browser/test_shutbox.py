@@ -11,7 +11,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browser_ui import Frames, create_table, enter_as_guest, play_until_over, shutbox_turn, start, switch_language
+from browser_ui import (
+    Frames,
+    create_table,
+    enter_as_guest,
+    log_text,
+    play_until_over,
+    shutbox_turn,
+    start,
+    switch_language,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
@@ -81,7 +90,7 @@ def test_two_people_play_shut_the_box(new_page, screenshot):
         results = page.locator("[data-testid=results]")
         assert "Game over" in results.inner_text()
         assert page.locator("[data-testid=replay-link]").get_attribute("href") == f"/replay/{table}"
-        logs[page] = page.inner_text("[data-testid=log]")
+        logs[page] = log_text(page)  # the log of the last position (drawn a frame after the results)
     # one's own moves read in the second person, the other player's in the third; a player who
     # shuts the box on the first turn ends the game before the other one has moved at all
     for page, other, name in ((alice, bob, "Alice"), (bob, alice, "Bob")):
@@ -104,8 +113,8 @@ def test_simultaneous_shut_the_box(new_page):
     enter_as_guest(alice, "Aki")
     enter_as_guest(bob, "Ben")
     alice.select_option("#create-game", "shutbox")
-    alice.select_option("#opt-simultaneous", label="on")
-    alice.select_option("#opt-quick", label="on")
+    alice.select_option("#opt-simultaneous", label="On")
+    alice.select_option("#opt-quick", label="On")
     alice.select_option("#create-clock", "realtime")
     alice.fill("#create-seconds", "120")
     table = create_table(alice, "shutbox", 2)
@@ -116,8 +125,46 @@ def test_simultaneous_shut_the_box(new_page):
     # both may roll at once
     for page in (alice, bob):
         page.wait_for_selector("[data-testid=controls] [data-action=roll]")
-    assert "Your turn" in alice.inner_text("[data-testid=turn]")
-    assert "Your turn" in bob.inner_text("[data-testid=turn]")
+    # each is told it is their turn and who else plays, not named among the players in the third person
+    assert alice.inner_text("[data-testid=turn] .turn") == "Your turn · also playing: Ben"
+    assert bob.inner_text("[data-testid=turn] .turn") == "Your turn · also playing: Aki"
+    # a shared win and a shared best round address the reader ("and you" tacked on a list did not)
+    said = alice.evaluate(
+        """async () => {
+        const table = await import('/static/table.js');
+        const common = await import('/static/games/common.js');
+        const i18n = await import('/static/i18n.js');
+        const names = ['Aki', 'Ben'];
+        const out = [];
+        for (const lang of ['en', 'ja']) {
+          await i18n.setLang(lang);
+          out.push(
+            table.winnersLine({winners: [0, 1], seat: 1}, names),
+            table.winnersLine({winners: [0], seat: 0}, names),
+            table.winnersLine({winners: [0, 1], seat: null}, names),
+            common.roundBestText(3, [0, 1], names, 1),
+            common.roundBestText(3, [1], names, 1),
+            common.roundBestText(3, [0], names, 1),
+          );
+        }
+        await i18n.setLang('en');
+        return out;
+      }"""
+    )
+    assert said == [
+        "You share the win with Aki!",
+        "You win!",
+        "Winners: Aki and Ben",
+        "Round 3 is over: you and Aki had the best round.",
+        "Round 3 is over: you had the best round.",
+        "Round 3 is over: best this round, Aki.",
+        "あなたとAkiの勝ちです！",
+        "あなたの勝ちです！",
+        "勝者：Aki、Ben",
+        "第3ラウンド終了：このラウンドの最高はあなたとAki。",
+        "第3ラウンド終了：このラウンドの最高はあなた。",
+        "第3ラウンド終了：このラウンドの最高はAki。",
+    ]
     # the real-time clock counts down for both seats to move
     clock = alice.inner_text("[data-testid=clock]")
     assert re.search(r"Aki: [12]:\d\d", clock) and re.search(r"Ben: [12]:\d\d", clock), clock

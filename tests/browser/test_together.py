@@ -86,7 +86,10 @@ def started_table(server, host, guest, game: str = "shutbox", seats: int = 2, **
     return table_id
 
 
-def test_a_player_page_with_a_rating_chart(new_page, server, screenshot):
+def test_a_player_page_with_a_rating_chart(new_page, server, screenshot, page_errors):
+    page_errors.expect(
+        r"status of 404 .*/api/players/Nobody", "the page of a player who does not exist is opened on purpose"
+    )
     alice, bob = new_page(), new_page()
     sign_up(alice, "Aiko")
     sign_up(bob, "Bruno")

@@ -56,6 +56,18 @@ def test_every_option_and_value_is_explained(game: str, lang: str) -> None:
 
 
 @pytest.mark.parametrize(("game", "lang"), BOOKS)
+def test_an_option_is_named_by_the_lobbys_name_wherever_its_code_appears(game: str, lang: str) -> None:
+    """A player knows an option by the name the lobby's form shows ("タイル数"), not by its code
+    (`tiles`): every paragraph, list or table that writes an option's code names it as well."""
+    text_only = CODE_BLOCK.sub("", load(game, lang).markdown)
+    lobby = _lobby_option_names(game, lang)
+    for block in re.split(r"\n\s*\n", text_only):
+        for name, label in lobby.items():
+            if f"`{name}`" in block:
+                assert label in block, f"{game}/{lang}: `{name}` without its name {label!r}: {block[:120]!r}"
+
+
+@pytest.mark.parametrize(("game", "lang"), BOOKS)
 def test_every_phase_has_its_section(game: str, lang: str) -> None:
     anchors = load(game, lang).anchors()
     missing = [p for p in _phases(game) if p not in anchors]

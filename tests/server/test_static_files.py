@@ -41,6 +41,19 @@ def test_index_names_the_version_and_preloads_the_page_modules(base):
     assert page.headers["cache-control"] == "private, no-cache"  # the page itself is always asked again
 
 
+def test_the_game_list_comes_inside_the_pages_that_draw_it_and_nothing_is_preloaded(base):
+    """`/` is the lobby and also a table opened at `/#/table/ID` (the server never sees the hash): a
+    preloaded `/api/games` went unused there and Chromium warned. The lobby and the replay hold
+    the list in the page instead; the table page asks for it only while the table is open."""
+    games = httpx.get(base + "/api/games").json()["games"]
+    for path in ("/", "/replay/1"):
+        page = httpx.get(base + path)
+        assert 'rel="preload"' not in page.text, path
+        assert _boot(page)["games"] == games, path
+    for path in ("/table/1", "/player/nobody"):
+        assert "games" not in _boot(httpx.get(base + path)), path
+
+
 def _boot(response: httpx.Response) -> dict:
     found = re.search(r'<script type="application/json" id="boot">(.*?)</script>', response.text, re.S)
     assert found, response.text

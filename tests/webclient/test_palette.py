@@ -17,6 +17,9 @@ SUITS = ("red", "blue", "yellow", "green")
 WHITE = parse_hex("#ffffff")
 SUITS_APART = 20.0  # ΔE2000 between any two suits, in every vision (the old red/green: 5.3)
 SEATS_APART = 15.0  # ΔE2000 between any player colour and any suit, in every vision
+TABLE = 5  # the most seats whose colours share one board (Cat in the Box's research board)
+TABLE_APART = 17.0  # ΔE2000 between the colours of those seats, in every vision
+ALL_APART = 6.0  # between any two of the twelve (Shut the Box's boards also carry their names)
 AA = 4.5
 
 
@@ -63,10 +66,20 @@ def test_player_colours_carry_white_initials_and_never_look_like_a_suit(seat):
         assert d >= SEATS_APART, f"{seat} vs {suit} in {vision}: ΔE2000 {d:.1f}"
 
 
+@pytest.mark.parametrize("vision", SIMULATIONS)
+def test_the_players_of_one_table_are_told_apart_in_every_vision(vision):
+    for i, j in itertools.combinations(range(len(SEATS)), 2):
+        d = difference(parse_hex(COLOURS[SEATS[i]]), parse_hex(COLOURS[SEATS[j]]), vision)
+        least = TABLE_APART if j < TABLE else ALL_APART
+        assert d >= least, f"{SEATS[i]}/{SEATS[j]} in {vision}: ΔE2000 {d:.1f}"
+
+
 def test_the_old_palette_would_have_failed():
     """The check can fail: the red and green of the first palette look alike to a deuteranope."""
     assert difference(parse_hex("#d62828"), parse_hex("#2a9d3a"), "deuteranopia") < SUITS_APART
     assert contrast(parse_hex("#e0b000"), WHITE) < AA
+    # seat 0's purple and seat 3's navy, side by side on a 4-player board, to a protanope
+    assert difference(parse_hex("#472d53"), parse_hex("#03033f"), "protanopia") < TABLE_APART
 
 
 def test_colour_math_matches_published_values():

@@ -46,13 +46,6 @@ PAGES = {
     "replay": ("replay.js", "games/*.js"),
     "player": ("player.js",),
 }
-# what each page asks the API for before it can draw, fetched in parallel with the modules
-# (`preload` as fetch, anonymous = same-origin credentials, as api.js asks); the words and who is
-# signed in come inside the page (`boot`), and a table page draws from its socket alone
-DATA = {
-    "lobby": ("/api/games",),
-    "replay": ("/api/games",),
-}
 # the page is the same for everyone but for its boot data (the reader's words and account)
 PAGE_CACHE = "private, no-cache"
 
@@ -149,11 +142,9 @@ class Assets:
         build = self.build()
         prefix = f"/static/v/{build.version}/"
         html = build.files["index.html"].body.decode("utf-8").replace('"/static/', f'"{prefix}')
-        links = "".join(
-            f'\n  <link rel="preload" href="{url}" as="fetch" crossorigin="anonymous" fetchpriority="high">'
-            for url in DATA.get(page, ())
-        )
-        links += "".join(f'\n  <link rel="modulepreload" href="{prefix}{name}">' for name in self.preloads(page, game))
+        # only modules: what the page asks the API for first comes inside it (`boot`, pages.py), as a
+        # preloaded answer the page does not use at once makes Chromium warn
+        links = "".join(f'\n  <link rel="modulepreload" href="{prefix}{name}">' for name in self.preloads(page, game))
         html = html.replace("\n</head>", f"{links}\n</head>", 1)
         if boot is not None:  # last: the links above are found first; the modules run after the page is parsed
             html = html.replace(

@@ -23,6 +23,7 @@ from . import requests as _requests  # noqa: F401  (registers the `{name:id}` pa
 from .assets import IMMUTABLE, REVALIDATE, Assets, gzip_page
 from .catalogue import catalogue_json
 from .errors import ApiError, request_lang
+from .lobby import installed_games
 from .messages import clock_json, delta_state_text
 from .requests import current_user
 
@@ -46,11 +47,19 @@ async def index(request: Request) -> Response:
             live = await hub.tables.get_fresh(table_id)
     user = await current_user(request)
     data = boot(request, user)
+    if page in GAME_LIST_PAGES:  # the lobby draws its games at once, the replay names its options
+        data["games"] = installed_games()
     if page == "table" and live is not None:
         _, message = delta_state_text(live, live.seat_of(user["id"] if user else None), None, data["lang"])
         data["state"] = {**message, "clock": clock_json(live)}
     # a table names its game: only that game's module is preloaded
     return gzip_page(request, ASSETS.index(page, live.row.game if live is not None else None, data))
+
+
+# The pages that need `/api/games` as soon as they draw get it inside the page (a link preload would
+# do for them, but `/` is also a table opened at `/#/table/ID`, which the server cannot tell from
+# the lobby: there a preload goes unused and Chromium warns about it).
+GAME_LIST_PAGES = ("lobby", "replay")
 
 
 def boot(request: Request, user: dict[str, Any] | None) -> dict[str, Any]:

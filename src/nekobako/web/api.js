@@ -1,6 +1,7 @@
 // The server's REST API (docs/protocol.md), one small function per endpoint. Every call sends the
 // session cookie and the page's language (Accept-Language); a refused request throws an ApiError
 // whose message is the server's reason worded from its key and params in the page's language.
+import { boot } from "./boot.js";
 import { lang, say, t } from "./i18n.js";
 
 export class ApiError extends Error {
@@ -84,8 +85,9 @@ export const ratings = (game) => call("GET", `/api/ratings${game ? `?game=${enco
 // Replays: the full view (every hand) after `step` recorded entries of a finished game.
 export const replayStep = (id, step) => call("GET", `/api/tables/${id}/replay?step=${step}`);
 
-// Games are fetched once per page load and shared (titles, options, bot levels, messages).
-let gamesPromise = null;
+// Games are fetched once per page load and shared (titles, options, bot levels, messages); the
+// lobby and replay pages hold them already (server/pages.py boot).
+let gamesPromise = boot.games ? Promise.resolve(boot.games) : null;
 export function gameList() {
   if (!gamesPromise)
     gamesPromise = games().catch((err) => {

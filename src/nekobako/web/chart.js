@@ -1,5 +1,6 @@
 // A rating history as a small inline SVG line chart: no library, no script inside the picture.
 // The picture has a text alternative (role="img" + aria-label) and each point a <title>.
+import { labelled } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 480;
@@ -41,7 +42,7 @@ export function ratingChart(points, start, describe) {
     svg(
       "circle",
       { cx: x(i), cy: y(v), r: 3.5, class: i === 0 ? "chart-start" : "chart-point" },
-      svg("title", {}, i === 0 ? String(Math.round(v)) : `${points[i - 1].label}: ${Math.round(v)}`),
+      svg("title", {}, i === 0 ? String(Math.round(v)) : labelled(points[i - 1].label, Math.round(v))),
     ),
   );
   return svg(

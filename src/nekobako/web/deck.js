@@ -1,7 +1,7 @@
 // A deck option (a list of [number, copies]) chosen from the game's presets or edited card by
 // card — never typed as JSON. The presets and the bounds come from the game's option description.
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { paren, t } from "./i18n.js";
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -15,7 +15,7 @@ export function deckText(pairs) {
     else runs.push({ from: n, to: n, copies: c });
   }
   const text = runs.map((r) => `${r.from === r.to ? r.from : `${r.from}–${r.to}`} ×${r.copies}`).join(", ");
-  return `${text} (${t("deck.cards", { n: sorted.reduce((sum, [, c]) => sum + c, 0) })})`;
+  return `${text}${paren(t("deck.cards", { n: sorted.reduce((sum, [, c]) => sum + c, 0) }))}`;
 }
 
 export function isDeck(value) {

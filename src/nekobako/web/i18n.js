@@ -143,6 +143,25 @@ export function joinList(items) {
   return items.join(lang === "ja" ? "、" : ", ");
 }
 
+// Punctuation the code puts around words, as each language writes it: Japanese takes full-width
+// marks and no space before them ("Aki（あなた）", "減点合計：12", "ゲーム終了。").
+export function paren(text) {
+  return lang === "ja" ? `（${text}）` : ` (${text})`;
+}
+export function colon() {
+  return lang === "ja" ? "：" : ": ";
+}
+export function labelled(name, value) {
+  return `${name}${colon()}${value}`;
+}
+// A sentence ended as its language ends one; several said one after another (the live region).
+export function sentence(text) {
+  return /[.!?。！？]$/.test(text) ? text : `${text}${lang === "ja" ? "。" : "."}`;
+}
+export function sentences(list) {
+  return list.filter(Boolean).join(lang === "ja" ? "" : " ");
+}
+
 // Exposed for the tests: every key exists in both languages.
 export async function missingKeys() {
   await loadCatalogue();

@@ -2,7 +2,7 @@
 // replay) and the form to create a table with every option of the chosen game.
 import * as api from "./api.js";
 import { h, patch, replaceKeepingFocus, toast } from "./dom.js";
-import { joinNames, onLangChange, t } from "./i18n.js";
+import { joinNames, labelled, onLangChange, paren, t } from "./i18n.js";
 import { currentUser, onUserChange, setUser } from "./session.js";
 import { deckField } from "./deck.js";
 import { rulesButton } from "./rules.js";
@@ -25,8 +25,21 @@ export function mount(root) {
   const gamesBox = h("section", { class: "panel games", "aria-labelledby": "games-title", "data-testid": "games" });
   // the page's one <h1>, where the focus goes when the lobby opens (app.js)
   const title = h("h1", { class: "page-title", tabindex: "-1" });
+  // On a phone the lobby is one column and the form comes after the whole table list: this button,
+  // right under the heading (shown under 900 px only), brings it into view with the focus on it.
+  const toCreate = h("button", {
+    type: "button",
+    class: "to-create primary",
+    "data-key": "to-create",
+    onclick: goCreate,
+  });
+  function goCreate() {
+    createBox.scrollIntoView({ block: "start" });
+    const first = createBox.querySelector("select:not(:disabled), input:not(:disabled)");
+    (first || createBox.querySelector("h2"))?.focus({ preventScroll: true });
+  }
   root.append(
-    title,
+    h("div", { class: "lobby-head" }, title, toCreate),
     h(
       "div",
       { class: "lobby" },
@@ -263,7 +276,7 @@ export function mount(root) {
     if (!info) return "";
     return info.options
       .filter((spec) => !spec.advanced || JSON.stringify(table.options[spec.name]) !== JSON.stringify(spec.default))
-      .map((spec) => `${optionName(spec)}: ${optionLabel(spec, table.options[spec.name])}`)
+      .map((spec) => labelled(optionName(spec), optionLabel(spec, table.options[spec.name])))
       .join(" · ");
   }
 
@@ -355,7 +368,11 @@ export function mount(root) {
     const user = currentUser();
     const info = state.games.find((g) => g.name === form.game) || state.games[0];
     if (!info) {
-      replaceKeepingFocus(createBox, h("h2", { id: "create-title" }, t("lobby.create")), h("p", {}, t("app.loading")));
+      replaceKeepingFocus(
+        createBox,
+        h("h2", { id: "create-title", tabindex: "-1" }, t("lobby.create")),
+        h("p", {}, t("app.loading")),
+      );
       return;
     }
     form.game = info.name;
@@ -455,7 +472,7 @@ export function mount(root) {
 
     replaceKeepingFocus(
       createBox,
-      h("h2", { id: "create-title" }, t("lobby.create")),
+      h("h2", { id: "create-title", tabindex: "-1" }, t("lobby.create")),
       user ? null : h("p", { class: "muted" }, t("lobby.needAccount")),
       h(
         "form",
@@ -516,13 +533,13 @@ export function mount(root) {
           },
         },
         choices.map((choice, i) => {
-          const label = choice === null ? `${t("lobby.default")}` : optionLabel(spec, choice);
+          const label = optionLabel(spec, choice);
           const isDefault = choice !== null && JSON.stringify(choice) === JSON.stringify(spec.default);
           const selected =
             current === undefined
               ? choice === null || (spec.default !== null && isDefault)
               : JSON.stringify(current) === JSON.stringify(choice);
-          return h("option", { value: i, selected }, isDefault ? `${label} (${t("lobby.default")})` : label);
+          return h("option", { value: i, selected }, isDefault ? `${label}${paren(t("lobby.default"))}` : label);
         }),
       );
     } else if (spec.presets) {
@@ -534,7 +551,7 @@ export function mount(root) {
         id,
         "data-key": id,
         "aria-describedby": `${id}-help`,
-        placeholder: spec.default === null ? t("lobby.default") : JSON.stringify(spec.default),
+        placeholder: spec.default === null ? t("lobby.defaultValue") : JSON.stringify(spec.default),
         value: current === undefined ? "" : typeof current === "string" ? current : JSON.stringify(current),
         oninput: (e) => {
           const raw = e.target.value.trim();
@@ -625,6 +642,7 @@ export function mount(root) {
 
   function renderAll() {
     title.textContent = t("lobby.heading");
+    toCreate.textContent = t("lobby.create");
     renderGames();
     renderAccount();
     renderTables();

@@ -3,7 +3,7 @@
 import * as api from "./api.js";
 import { ratingChart } from "./chart.js";
 import { h, patch } from "./dom.js";
-import { onLangChange, t } from "./i18n.js";
+import { onLangChange, paren, t } from "./i18n.js";
 import { playerLink } from "./tables.js";
 
 export function mount(root, { name }) {
@@ -117,7 +117,7 @@ export function mount(root, { name }) {
                 g.seats.map((s, i) => [
                   i ? ", " : "",
                   s.user ? playerLink(s.user.name) : t(`bot.${s.bot}`),
-                  s.place ? ` (${s.place})` : "",
+                  s.place ? paren(s.place) : "",
                 ]),
                 " · ",
                 h("a", { href: `/replay/${g.table}` }, t("lobby.replay")),

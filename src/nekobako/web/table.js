@@ -1,9 +1,10 @@
 // A table page: seats while the table is open, the game while it runs (drawn by games/<name>.js
 // from the view the server sends over the WebSocket), the results and the replay link after.
 import * as api from "./api.js";
+import { nameTag } from "./games/common.js";
 import { loadGame } from "./games/index.js";
 import { announce, h, patch, toast } from "./dom.js";
-import { CLOSE, joinNames, onLangChange, say, t } from "./i18n.js";
+import { CLOSE, colon, joinNames, onLangChange, paren, say, sentence, sentences, t } from "./i18n.js";
 import { currentUser, onUserChange } from "./session.js";
 import { phaseSection, rulesButton } from "./rules.js";
 import { clockText, formatDuration, seatLabel, seatName, seatNames, statusLabel } from "./tables.js";
@@ -210,9 +211,9 @@ export function mount(root, { id }) {
     if (!view) return;
     const said = before && page.module?.news ? page.module.news(before, view, names()) : [];
     if (view.over && !before?.over) {
-      said.push(`${t("table.over")}.`, winnersLine(view, names()));
+      said.push(sentence(t("table.over")), winnersLine(view, names()));
     } else if (isMine(view) && !isMine(before)) said.push(t("table.yourTurn"));
-    announce(said.join(" "));
+    announce(sentences(said));
   }
 
   // Keyboard players keep their place: the control they pressed is disabled or gone after a move,
@@ -374,12 +375,13 @@ export function mount(root, { id }) {
       const seats = view.to_move;
       mine = tbl.you !== null && seats.includes(tbl.you) && view.legal.length > 0;
       const nm = names();
+      // several play at once (simultaneous Shut the Box): the reader is told it is their turn and
+      // who else plays, never named among them in the third person
+      const others = joinNames(seats.filter((s) => s !== tbl.you).map((s) => nm[s]));
       if (mine && seats.length === 1) text = t("table.yourTurn");
+      else if (mine) text = t("table.yourTurnWith", { names: others });
       else if (seats.length === 1) text = t("table.turnOf", { name: nm[seats[0]] });
-      else
-        text =
-          (mine ? `${t("table.yourTurn")} · ` : "") +
-          t("table.turnOfMany", { names: joinNames(seats.map((s) => nm[s])) });
+      else text = t("table.turnOfMany", { names: joinNames(seats.map((s) => nm[s])) });
     }
     const round = view && page.module?.roundText ? page.module.roundText(view) : "";
     const prompt = view && !view.over ? describeMessage(view.prompt, page.info, names(), view.seat ?? null) : "";
@@ -424,7 +426,7 @@ export function mount(root, { id }) {
           ? h(
               "span",
               { class: "missed" },
-              ` (${t("table.clockMissed", { n: missed[seat], limit: clock.timeouts ?? 3 })})`,
+              paren(t("table.clockMissed", { n: missed[seat], limit: clock.timeouts ?? 3 })),
             )
           : null,
       );
@@ -502,6 +504,7 @@ export function mount(root, { id }) {
     );
     const kept = side.querySelector(".log");
     if (kept === log && atEnd) kept.scrollTop = kept.scrollHeight; // patched in place: newest line in sight
+    side.dataset.seq = state.seq; // the message the scores and log show (a frame after the board: tests wait for it)
     return true;
   }
 
@@ -597,9 +600,9 @@ export function mount(root, { id }) {
           "span",
           { class: "seat-name" },
           t("table.seat", { n: i }),
-          ": ",
+          colon(),
           seatLabel(tbl, i),
-          tbl.you === i ? ` (${t("lobby.you")})` : "",
+          tbl.you === i ? paren(t("lobby.you")) : "",
         ),
         h("span", { class: "row" }, controls),
       );
@@ -706,11 +709,16 @@ export function scoreTable(view, names, module) {
     h(
       "tbody",
       {},
-      names.map((name, seat) =>
+      names.map((_, seat) =>
         h(
           "tr",
           { class: [view.winners?.includes(seat) ? "winner" : null, view.seat === seat ? "me" : null] },
-          h("th", { scope: "row" }, h("span", { class: "pc-dot", style: { "--pc": `var(--p${seat})` } }), name),
+          h(
+            "th",
+            { scope: "row" },
+            h("span", { class: "pc-dot", style: { "--pc": `var(--p${seat})` } }),
+            nameTag(names, seat),
+          ),
           rounds.map((row) => h("td", {}, fmt(row[seat]))),
           h("td", { class: "total" }, fmt(view.scores[seat])),
         ),
@@ -719,12 +727,14 @@ export function scoreTable(view, names, module) {
   );
 }
 
-// Who won, in words: "You win!" to the one winner reading it; the reader among several is "you".
+// Who won, in words: "You win!" to the one winner reading it, "You share the win with Bo!" to one
+// of several (the reader is addressed, not listed as "Bo and you").
 export function winnersLine(view, names) {
   const winners = view.winners || [];
-  if (winners.length === 1 && winners[0] === view.seat) return t("table.winner.you");
-  const named = winners.map((s) => (s === view.seat ? t("words.reader") : names[s]));
-  return t(winners.length > 1 ? "table.winners" : "table.winner", { names: joinNames(named) });
+  const others = joinNames(winners.filter((s) => s !== view.seat).map((s) => names[s]));
+  if (winners.includes(view.seat))
+    return winners.length > 1 ? t("table.winners.you", { names: others }) : t("table.winner.you");
+  return t(winners.length > 1 ? "table.winners" : "table.winner", { names: others });
 }
 
 // `table` (optional): the table, so the people's names link to their pages.
@@ -767,7 +777,7 @@ export function resultsPanel(view, results, names, id, table = null) {
               "th",
               { scope: "row" },
               h("span", { class: "pc-dot", style: { "--pc": `var(--p${seat})` } }),
-              table ? seatLabel(table, seat) : names[seat],
+              table ? seatLabel(table, seat) : nameTag(names, seat),
             ),
             h("td", {}, fmt(view.scores[seat])),
             ratings.length

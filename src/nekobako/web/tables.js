@@ -2,7 +2,7 @@
 // option names and values.
 import { deckText, isDeck } from "./deck.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { paren, t } from "./i18n.js";
 
 export function statusLabel(status) {
   return t(`lobby.status.${status}`);
@@ -27,13 +27,16 @@ export function playerLink(name) {
 export function seatLabel(table, seat) {
   const s = table?.seats ? table.seats[seat] : null;
   const text = seatName(table, seat);
+  if (s?.kind === "bot") return h("span", { class: "bot-name" }, text);
   return s?.user && !s.replaced ? playerLink(s.user.name) : text;
 }
 
+// Every seat's name; `bots` says which are bots (their labels are drawn on one line: nameTag).
 export function seatNames(table, count) {
   const n = count ?? (table?.seats ? table.seats.length : 0);
   const out = [];
   for (let i = 0; i < n; i++) out.push(seatName(table, i));
+  out.bots = out.map((_, i) => table?.seats?.[i]?.kind === "bot");
   return out;
 }
 
@@ -44,7 +47,7 @@ export function seatsSummary(table, user) {
       { class: ["seat-chip", `kind-${s.kind}`, table.you === i ? "me" : null] },
       h("span", { class: "pc-dot", style: { "--pc": `var(--p${i})` } }),
       seatLabel(table, i),
-      table.you === i && user ? ` (${t("lobby.you")})` : "",
+      table.you === i && user ? paren(t("lobby.you")) : "",
     ),
   );
 }
@@ -56,7 +59,7 @@ export function optionName(spec) {
 }
 
 export function optionLabel(spec, value) {
-  if (value === undefined || value === null) return t("lobby.default");
+  if (value === undefined || value === null) return t("lobby.defaultValue");
   const shown = JSON.stringify(value);
   const i = (spec.choices || []).findIndex((choice) => JSON.stringify(choice) === shown);
   if (spec.labels?.[i]) return t(spec.labels[i]);

@@ -4,8 +4,8 @@
 // a hand card is offered when some legal action names its number; after choosing a card the
 // colours offered are those with a legal `play N colour` (also clickable on the board).
 import { h, roving, svg } from "../dom.js";
-import { joinNames, t, you } from "../i18n.js";
-import { breakdownTable, CHANCE, playerDot } from "./common.js";
+import { labelled, paren, t, you } from "../i18n.js";
+import { breakdownTable, CHANCE, nameTag, playerDot, roundBestText } from "./common.js";
 
 export function roundText(view) {
   const round = t("table.roundOf", { n: view.round, total: view.rounds });
@@ -62,10 +62,8 @@ export function news(before, view, names) {
   else if (newRound && round.last_trick) out.push(trickWords(round.last_trick));
   if (newRound) {
     const best = Math.max(...round.seats.map((s) => s.points));
-    const seats = round.seats.flatMap((s, seat) =>
-      s.points === best ? [seat === view.seat ? t("words.reader") : names[seat]] : [],
-    );
-    out.push(t("table.roundBest", { n: round.round, names: joinNames(seats) }));
+    const seats = round.seats.flatMap((s, seat) => (s.points === best ? [seat] : []));
+    out.push(roundBestText(round.round, seats, names, view.seat ?? null));
   }
   return out;
 }
@@ -92,7 +90,7 @@ export function describeAction(seat, text, names, viewer = null) {
     case "start":
       return null; // the round_started event says it
     default:
-      return seat === CHANCE ? text : `${who}: ${text}`;
+      return seat === CHANCE ? text : labelled(who, text);
   }
 }
 
@@ -311,8 +309,8 @@ function trickCards(plays, ctx, winner, fresh) {
           "span",
           { class: "small" },
           playerDot(card.seat),
-          ctx.names[card.seat],
-          i === 0 ? ` (${t("catbox.leader")})` : "",
+          nameTag(ctx.names, card.seat),
+          i === 0 ? paren(t("catbox.leader")) : "",
           card.seat === winner ? ` ★` : "",
         ),
       ),
@@ -329,7 +327,7 @@ export function summary(view, ctx) {
     h(
       "tr",
       { class: s.paradox ? "paradox" : null },
-      h("th", { scope: "row" }, playerDot(seat), ctx.names[seat]),
+      h("th", { scope: "row" }, playerDot(seat), nameTag(ctx.names, seat)),
       h("td", {}, last.discards[seat] ?? "—"),
       predicted ? h("td", {}, s.prediction ?? "—") : null,
       h("td", {}, s.tricks),
@@ -392,7 +390,7 @@ function players(view, ctx) {
           "th",
           { scope: "row" },
           playerDot(seat),
-          ctx.names[seat],
+          nameTag(ctx.names, seat),
           seat === view.leader && view.phase === "play"
             ? h("span", { title: t("catbox.leaderMark"), "aria-label": t("catbox.leaderMark") }, " ▶")
             : "",
@@ -506,6 +504,9 @@ function handArea(view, ctx, legal, chosen, playsForChosen, act) {
   const pick = (n) => {
     ctx.ui.card = ctx.ui.card === n ? null : n;
     ctx.rerender();
+    // the chosen card's choices (colours, or discard) come into view: on a phone they would sit
+    // below the screen's edge under the trick and the hand (the least scroll that shows them)
+    if (ctx.ui.card !== null) document.querySelector("[data-testid=controls]")?.scrollIntoView({ block: "nearest" });
   };
   // Each copy of a number is its own card; selecting one selects "a card of that number".
   let markedChosen = false;

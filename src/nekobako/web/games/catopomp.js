@@ -3,8 +3,8 @@
 // all from your hell) and dice; the client parses the `legal` strings and offers only what some
 // legal play contains, and the play buttons are exactly the legal strings matching the selection.
 import { h, roving } from "../dom.js";
-import { t, you } from "../i18n.js";
-import { breakdownTable, CHANCE, dieFace, playerDot } from "./common.js";
+import { colon, labelled, paren, sentence, t, you } from "../i18n.js";
+import { breakdownTable, CHANCE, dieFace, nameTag, playerDot } from "./common.js";
 
 export function roundText(view) {
   const round = t("table.round", { n: view.round });
@@ -26,7 +26,7 @@ export function news(before, view, names) {
   const round = view.last_round;
   if (!round || round.round === before.last_round?.round) return [];
   return [
-    `${t("table.summaryTitle", { n: round.round })}.`,
+    sentence(t("table.summaryTitle", { n: round.round })),
     t(you("catopomp.lostGem", round.loser === view.seat), { name: names[round.loser] }),
   ];
 }
@@ -64,7 +64,7 @@ export function describeAction(seat, text, names, viewer = null) {
     case "start":
       return null;
     default:
-      return seat === CHANCE ? text : `${who}: ${text}`;
+      return seat === CHANCE ? text : labelled(who, text);
   }
 }
 
@@ -105,7 +105,7 @@ function playWords(p) {
   if (p.spare !== null) dice.push(t("catopomp.spareTag", { n: p.spare }));
   if (p.dice.length) dice.push(t(p.dice.length > 1 ? "catopomp.dice2" : "catopomp.die", { n: p.dice.join("+") }));
   if (dice.length) text += ` + ${dice.join(" + ")}`;
-  if (p.swap !== null) text += ` (${t("catopomp.swap", { n: p.swapText })})`;
+  if (p.swap !== null) text += paren(t("catopomp.swap", { n: p.swapText }));
   return text;
 }
 
@@ -298,7 +298,7 @@ export function summary(view, ctx) {
         h(
           "tr",
           { class: s.lost_gem ? "paradox" : null },
-          h("th", { scope: "row" }, playerDot(seat), ctx.names[seat]),
+          h("th", { scope: "row" }, playerDot(seat), nameTag(ctx.names, seat)),
           h("td", {}, s.cards_left),
           h(
             "td",
@@ -425,7 +425,7 @@ function hellAreas(view, ctx, selecting, ui, canAdd, toggle) {
           "header",
           {},
           playerDot(seat),
-          h("strong", {}, ctx.names[seat]),
+          h("strong", {}, nameTag(ctx.names, seat)),
           h(
             "span",
             {
@@ -445,7 +445,7 @@ function hellAreas(view, ctx, selecting, ui, canAdd, toggle) {
               h(
                 "div",
                 { class: "hell-row", role: "toolbar", "aria-label": t("catopomp.hellOf", { name: ctx.names[seat] }) },
-                h("span", { class: "small muted" }, `${t("catopomp.hell")}:`),
+                h("span", { class: "small muted" }, `${t("catopomp.hell")}${colon().trimEnd()}`),
                 cards.length ? cards : h("span", { class: "muted" }, "—"),
               ),
               ui.hellKey,
@@ -454,14 +454,14 @@ function hellAreas(view, ctx, selecting, ui, canAdd, toggle) {
           : h(
               "div",
               { class: "hell-row" },
-              h("span", { class: "small muted" }, `${t("catopomp.hell")}:`),
+              h("span", { class: "small muted" }, `${t("catopomp.hell")}${colon().trimEnd()}`),
               cards.length ? cards : h("span", { class: "muted" }, "—"),
             ),
         ctx.replay && view.hands
           ? h(
               "div",
               { class: "heaven-row", "data-testid": "replay-hand" },
-              h("span", { class: "small muted" }, `${t("replay.hand", { name: ctx.names[seat] })}:`),
+              h("span", { class: "small muted" }, `${t("replay.hand", { name: ctx.names[seat] })}${colon().trimEnd()}`),
               view.hands[seat].map((c) => card(c)),
             )
           : null,

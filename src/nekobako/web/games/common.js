@@ -1,6 +1,6 @@
 // Pieces shared by the game renderers: dice with pips, player colour dots.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { joinNames, t } from "../i18n.js";
 
 // The seat of chance (deals, dice) in views' `history` and `to_move` (engine.CHANCE).
 export const CHANCE = -1;
@@ -15,6 +15,20 @@ export function dieFace(face, attrs = null, extraClass = null) {
   const label = t("catopomp.die", { n: face });
   if (attrs) return h("button", { type: "button", class: ["die", extraClass], "aria-label": label, ...attrs }, pips);
   return h("span", { class: ["die", extraClass], role: "img", "aria-label": label, "data-face": face }, pips);
+}
+
+// The best of a finished round, for the reader at `reader`: "you" is the subject of its own
+// sentence ("you and Bo had the best round"), never tacked on at the end of a list ("Bo and you").
+export function roundBestText(n, seats, names, reader) {
+  const others = joinNames(seats.filter((s) => s !== reader).map((s) => names[s]));
+  if (!seats.includes(reader)) return t("table.roundBest", { n, names: others });
+  return seats.length > 1 ? t("table.roundBestShared.you", { n, names: others }) : t("table.roundBest.you", { n });
+}
+
+// A seat's name where it stands on its own (a table's row, a board's heading): a bot's label
+// ("Bot 3 · greedy", "ボット3 · 貪欲") stays on one line; a person's name wraps at its spaces.
+export function nameTag(names, seat) {
+  return names.bots?.[seat] ? h("span", { class: "bot-name" }, names[seat]) : names[seat];
 }
 
 export function playerDot(seat) {

@@ -3,8 +3,8 @@
 // selected only when some legal `shut …` contains the selection plus that tile, and the shut
 // button appears when the selection is exactly a legal `shut …`.
 import { h, roving } from "../dom.js";
-import { joinNames, t, you } from "../i18n.js";
-import { breakdownTable, CHANCE, dieFace } from "./common.js";
+import { labelled, paren, t, you } from "../i18n.js";
+import { breakdownTable, CHANCE, dieFace, nameTag, roundBestText } from "./common.js";
 
 export function roundText(view) {
   return t("table.round", { n: view.round });
@@ -20,8 +20,8 @@ export function news(before, view, names) {
   if (!round || round.round === before.last_round?.round) return [];
   const penalties = round.seats.map((s) => (s.shut ? 0 : s.penalty)).filter((p) => p !== null && p !== undefined);
   const best = Math.min(...penalties);
-  const seats = round.seats.flatMap((s, seat) => ((s.shut ? 0 : s.penalty) === best ? [names[seat]] : []));
-  return [t("table.roundBest", { n: round.round, names: joinNames(seats) })];
+  const seats = round.seats.flatMap((s, seat) => ((s.shut ? 0 : s.penalty) === best ? [seat] : []));
+  return [roundBestText(round.round, seats, names, view.seat ?? null)];
 }
 
 // For the log's round headings: round 1 begins with the start player, the next one after a round is
@@ -49,7 +49,7 @@ export function describeAction(seat, text, names, viewer = null) {
     case "start":
       return null; // the engine's `start` event says it in words
     default:
-      return seat === CHANCE ? text : `${who}: ${text}`;
+      return seat === CHANCE ? text : labelled(who, text);
   }
 }
 
@@ -177,7 +177,7 @@ export function render(view, ctx) {
             h(
               "details",
               { class: "choices" },
-              h("summary", {}, t("shutbox.options"), ` (${legal.shuts.length})`),
+              h("summary", {}, t("shutbox.options"), paren(legal.shuts.length)),
               h(
                 "div",
                 { class: "row wrap" },
@@ -218,7 +218,7 @@ export function summary(view, ctx) {
         h(
           "tr",
           { class: s.shut ? "winner" : s.eliminated ? "paradox" : null },
-          h("th", { scope: "row" }, ctx.names[seat]),
+          h("th", { scope: "row" }, nameTag(ctx.names, seat)),
           h("td", {}, s.shut ? t("shutbox.shutBox") : last.boards[seat].join(" ") || "—"),
           h(
             "td",
@@ -311,8 +311,8 @@ function playerBoard(view, ctx, seat, interactive, sel) {
       "header",
       {},
       h("span", { class: "pc-dot" }),
-      h("strong", {}, ctx.names[seat]),
-      h("span", { class: "score" }, `${t("shutbox.totalPenalty")}: ${view.scores[seat]}`),
+      h("strong", {}, nameTag(ctx.names, seat)),
+      h("span", { class: "score" }, labelled(t("shutbox.totalPenalty"), view.scores[seat])),
       badges,
     ),
     interactive
