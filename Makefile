@@ -59,7 +59,11 @@ format: install-test js-tools
 	$(BIN)/ruff format src tests benchmarks
 	node_modules/.bin/biome check --write
 
+# The parts that run on the compiled kernels, first on the pure engine alone (NEKOBAKO_PURE=1: the
+# kernel tests skip and say why), then the whole suite with the kernels.
+PURE_TESTS := tests/bots tests/rl tests/catbox/test_kernel.py tests/catopomp/test_kernel.py tests/shutbox/test_kernel.py
 test: install-test system-deps lint
+	NEKOBAKO_PURE=1 $(BIN)/pytest -n 2 --dist loadgroup -q -rs $(PURE_TESTS)
 	$(BIN)/pytest -n 2 --dist loadgroup
 
 bench: install
