@@ -20,6 +20,7 @@ seconds at the first `Tables`; numba cannot cache a function that takes function
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -31,9 +32,10 @@ from gymnasium.vector.utils import batch_space
 from ..engine import CHANCE, InvalidOptions, get_game
 from ..engine.kernel import OVER, Kernel, kernel_for, pure_reason
 from ..i18n import Message
+from .gymnasium import NekobakoEnv
 from .table import BOUND
 
-__all__ = ["NekobakoVectorEnv", "Tables", "vector_reason"]
+__all__ = ["NekobakoVectorEnv", "Tables", "make_vector_env", "vector_reason"]
 
 
 def vector_reason(game: str) -> str | None:
@@ -270,7 +272,7 @@ class Tables:
         return self.kernel.unpack(self.arrays[table])
 
 
-class NekobakoVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
+class NekobakoVectorEnv(gym.vector.VectorEnv):
     """`num_envs` tables of `game`, one learning `seat` per table, the others uniformly random
     in the kernel (docs/research.md, *Batched environments*). Next-step autoreset: the step
     after a game ends starts a new one and ignores its action; its observation and
@@ -346,3 +348,17 @@ class NekobakoVectorEnv(gym.vector.VectorEnv):  # type: ignore[type-arg]
     def action_masks(self) -> np.ndarray:
         """Legal ids as booleans, tables × actions (sb3-contrib's MaskablePPO reads this)."""
         return self._out(self.tables.masks)
+
+
+def make_vector_env(
+    game: str, players: int, num_envs: int = 1, opponents: str | Sequence[str] = "greedy", **kwargs: Any
+) -> gym.vector.VectorEnv:
+    """The `vector_entry_point` of the registered ids (`gymnasium.make_vec`): the kernel's
+    `NekobakoVectorEnv` for `opponents="random"` where the game has a kernel, else (bots as
+    opponents, or no kernel) a `SyncVectorEnv` of `NekobakoEnv`, as `make_vec` gave before."""
+    if opponents == "random" and vector_reason(game) is None:
+        return NekobakoVectorEnv(game, players, num_envs, **kwargs)
+    kwargs.pop("copy", None)
+    return gym.vector.SyncVectorEnv(
+        [lambda: NekobakoEnv(game, players, opponents=opponents, **kwargs) for _ in range(num_envs)]
+    )
