@@ -12,9 +12,9 @@
 
 A game takes part by giving, beside its kernel, one module `games/<game>/kernel_observe.py` with
 two compiled functions over the kernel's array: `observe(a, seat, out)` (its encoding's tensor)
-and `winners(a)` (the winning seats of a finished game as a bit mask). The loops here receive the
-game's compiled functions as arguments, so numba compiles them once per game and process (a few
-seconds at the first `Tables`; numba cannot cache a function that takes functions).
+and `winners(a)` (the winning seats of a finished game as a bit mask). The loops
+(`vector_loops.py`) are written once and compiled per game against its functions (cached on
+disk like the kernels).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from ..engine import CHANCE, InvalidOptions, get_game
+from ..engine import InvalidOptions, get_game
 from ..engine.kernel import OVER, Kernel, kernel_for, pure_reason
 from ..i18n import Message
 from .gymnasium import NekobakoEnv
@@ -51,119 +51,6 @@ def vector_reason(game: str) -> str | None:
             return f"{game} has no compiled kernel yet"
         raise
     return None
-
-
-_LOOPS: dict[str, Any] = {}
-
-
-def _loops() -> Any:
-    """The compiled loops (built at first use: numba is imported only where kernels are on)."""
-    if _LOOPS:
-        return _LOOPS
-    from numba import njit
-
-    from ..engine.kernel_rng import below
-
-    @njit
-    def advance(
-        first_to_move: Any, legal: Any, apply: Any, chance: Any, a: Any, rng: Any, learner: int, buf: Any
-    ) -> int:
-        """Chance and the random seats move until `learner` (any seat when -1) is to move; who is
-        to move then, or OVER. Simultaneous seats act in seat order, as `NekobakoEnv`'s."""
-        while True:
-            seat = first_to_move(a)
-            if seat == OVER:
-                return seat
-            if seat == CHANCE:
-                chance(a, rng)
-            elif learner < 0 or seat == learner:
-                return seat
-            else:
-                count = legal(a, seat, buf)
-                apply(a, seat, buf[below(rng, count)])
-
-    @njit
-    def new_game(
-        first_to_move: Any, legal: Any, apply: Any, chance: Any, a: Any, start: Any, rng: Any, learner: int, buf: Any
-    ) -> int:
-        """A new game up to the caller's first decision (one that ends before it is dealt again)."""
-        while True:
-            a[:] = start
-            seat = advance(first_to_move, legal, apply, chance, a, rng, learner, buf)
-            if seat != OVER:
-                return seat
-
-    @njit
-    def show(observe: Any, legal: Any, a: Any, seat: int, learner: int, obs: Any, mask: Any, buf: Any) -> None:
-        """The observation of the seat waited for (the learner's once the game is over) and its mask."""
-        observe(a, seat if seat >= 0 else max(learner, 0), obs)
-        mask[:] = False
-        if seat >= 0:
-            for j in range(legal(a, seat, buf)):
-                mask[buf[j]] = True
-
-    @njit
-    def reset(
-        first_to_move: Any, legal: Any, apply: Any, chance: Any, observe: Any,
-        arrays: Any, start: Any, rngs: Any, learner: int, which: Any,
-        seats: Any, pending: Any, obs: Any, masks: Any, buf: Any,
-    ) -> None:  # fmt: skip
-        for i in range(arrays.shape[0]):
-            if which[i]:
-                a = arrays[i]
-                seat = new_game(first_to_move, legal, apply, chance, a, start, rngs[i], learner, buf)
-                seats[i] = seat
-                pending[i] = False
-                show(observe, legal, a, seat, learner, obs[i], masks[i], buf)
-
-    @njit
-    def step(
-        first_to_move: Any, legal: Any, apply: Any, chance: Any, observe: Any, winners: Any,
-        arrays: Any, start: Any, rngs: Any, learner: int, same_step: bool, actions: Any, illegal_reward: float,
-        seats: Any, pending: Any, obs: Any, masks: Any, rewards: Any, terminated: Any, illegal: Any, buf: Any,
-    ) -> None:  # fmt: skip
-        players = rewards.shape[1]
-        for i in range(arrays.shape[0]):
-            a = arrays[i]
-            rng = rngs[i]
-            rewards[i, :] = 0.0
-            terminated[i] = False
-            illegal[i] = False
-            if pending[i]:  # next-step autoreset: the action is ignored
-                pending[i] = False
-                seat = new_game(first_to_move, legal, apply, chance, a, start, rng, learner, buf)
-            else:
-                seat = seats[i]
-                action = actions[i]
-                ok = False
-                for j in range(legal(a, seat, buf)):
-                    if buf[j] == action:
-                        ok = True
-                        break
-                if not ok:  # changes nothing
-                    illegal[i] = True
-                    rewards[i, seat] = illegal_reward
-                else:
-                    apply(a, seat, action)
-                    seat = advance(first_to_move, legal, apply, chance, a, rng, learner, buf)
-                    if seat == OVER:
-                        terminated[i] = True
-                        won = winners(a)
-                        count = 0
-                        for s in range(players):
-                            count += won >> s & 1
-                        for s in range(players):
-                            if won >> s & 1:
-                                rewards[i, s] = 1.0 / count
-                        if same_step:
-                            seat = new_game(first_to_move, legal, apply, chance, a, start, rng, learner, buf)
-                        else:
-                            pending[i] = True
-            seats[i] = seat
-            show(observe, legal, a, seat, learner, obs[i], masks[i], buf)
-
-    _LOOPS.update(reset=reset, step=step)
-    return _LOOPS
 
 
 class Tables:
@@ -207,10 +94,6 @@ class Tables:
         self.encoding = kernel.encoding
         self.game, self.players, self.num_tables = game, players, num_tables
         self.seat, self.autoreset, self.illegal_reward = seat, mode, float(illegal_reward)
-        view = importlib.import_module(f"nekobako.games.{game}.kernel_observe")
-        k = kernel
-        self._rules = (k.first_to_move, k.legal, k.apply, k.chance)
-        self._observe, self._winners = view.observe, view.winners
         self.start = kernel.pack(spec.new_initial_state(players, self.options))
         n, size, actions = num_tables, kernel.size, self.encoding.num_actions
         self.arrays = np.zeros((n, size), np.int64)
@@ -236,9 +119,10 @@ class Tables:
         mask = np.ones(n, np.bool_) if which is None else np.asarray(which, np.bool_).reshape(n)
         if seed is not None or which is None:
             self.seed_tables(seed, mask)
-        loops = _loops()
-        loops["reset"](
-            *self._rules, self._observe, self.arrays, self.start, self.rngs, self._learner, mask,
+        from . import vector_loops
+
+        vector_loops.loops_for(self.game)[0](
+            self.arrays, self.start, self.rngs, self._learner, mask,
             self.seats, self._pending, self.observations, self.masks, self._buf,
         )  # fmt: skip
 
@@ -260,8 +144,10 @@ class Tables:
         if acts.shape != (self.num_tables,) or acts.dtype.kind not in "iu":
             raise ValueError(f"expected {self.num_tables} integer action ids, got shape {acts.shape} {acts.dtype}")
         self._actions[:] = acts
-        _loops()["step"](
-            *self._rules, self._observe, self._winners, self.arrays, self.start, self.rngs, self._learner,
+        from . import vector_loops
+
+        vector_loops.loops_for(self.game)[1](
+            self.arrays, self.start, self.rngs, self._learner,
             self.autoreset == "same_step", self._actions, self.illegal_reward, self.seats, self._pending,
             self.observations, self.masks, self.rewards, self.terminated, self.illegal, self._buf,
         )  # fmt: skip
