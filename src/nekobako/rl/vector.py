@@ -87,7 +87,7 @@ class Tables:
             raise InvalidOptions(Message("rl.vector.num_tables", value=repr(num_tables)))
         mode = autoreset or ("same_step" if seat is None else "next_step")
         if mode not in ("same_step", "next_step"):
-            raise InvalidOptions(Message("rl.vector.autoreset", value=repr(autoreset)))
+            raise InvalidOptions(Message("rl.vector.autoreset", choices="same_step, next_step", value=repr(autoreset)))
         kernel = kernel_for(game, players, self.options)
         assert kernel is not None  # vector_reason said it exists
         self.kernel: Kernel = kernel
@@ -178,7 +178,7 @@ class NekobakoVectorEnv(gym.vector.VectorEnv):
         **options: Any,
     ):
         if opponents != "random":
-            raise InvalidOptions(Message("rl.vector.opponents", value=repr(opponents)))
+            raise InvalidOptions(Message("rl.vector.opponents", choice='opponents="random"', value=repr(opponents)))
         self.tables = Tables(
             game, players, num_envs, seat=seat, autoreset="next_step", illegal_reward=illegal_reward, **options
         )
