@@ -4,14 +4,17 @@ The functions below are written once, over the names `first_to_move, legal, appl
 (the game's kernel) and `observe, winners` (its `kernel_observe`); `loops_for(game)` compiles a
 copy of them per game with those names bound to that game's compiled functions. So the rules are
 called directly (numba passes no function pointers, LLVM inlines what it likes) and each game's
-loops are cached on disk like the kernels (`reset_catbox`, `step_catbox` … beside this file).
+loops are cached on disk like the kernels (`step_catbox_<digest of the sources>` … beside this
+file).
 Imported only where numba is (`engine.kernel.pure_reason`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import types as pytypes
+from pathlib import Path
 from typing import Any
 
 from numba import njit
@@ -30,9 +33,21 @@ _LOOPS = ("_advance", "_new_game", "_show", "reset", "step")
 _BUILT: dict[str, tuple[Any, Any]] = {}
 
 
+def _digest(*modules: Any) -> str:
+    """A digest of the sources the loops of a game are compiled from: numba checks only this
+    file's date for its cache, so a change to the game's kernel names new cache entries."""
+    from ..engine import kernel as contract
+    from ..engine import kernel_rng
+
+    digest = hashlib.sha256()
+    for module in (*modules, contract, kernel_rng):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def loops_for(game: str) -> tuple[Any, Any]:
     """`(reset, step)` compiled for `game`: this module's functions with the game's compiled
-    functions as globals, under names of their own (`step_catbox`), so numba calls the rules
+    functions as globals, under names of their own (`step_catbox_…`), so numba calls the rules
     directly (inlined where it likes) and caches each game's loops on disk beside this file."""
     built = _BUILT.get(game)
     if built is None:
@@ -43,11 +58,12 @@ def loops_for(game: str) -> tuple[Any, Any]:
             first_to_move=kernel.first_to_move, legal=kernel.legal, apply=kernel.apply, chance=kernel.chance,
             observe=view.observe, winners=view.winners,
         )  # fmt: skip
+        tag = f"{game}_{_digest(kernel, view)}"
         for name in _LOOPS:  # in order: each is compiled against the ones before it
             plain = globals()[name]
-            code = plain.__code__.replace(co_name=f"{name}_{game}", co_qualname=f"{name}_{game}")
-            function = pytypes.FunctionType(code, names, f"{name}_{game}")
-            function.__qualname__ = f"{name}_{game}"
+            code = plain.__code__.replace(co_name=f"{name}_{tag}", co_qualname=f"{name}_{tag}")
+            function = pytypes.FunctionType(code, names, f"{name}_{tag}")
+            function.__qualname__ = f"{name}_{tag}"
             names[name] = njit(cache=True)(function)
         built = _BUILT[game] = (names["reset"], names["step"])
     return built

@@ -45,17 +45,10 @@ from .kernel import (
     TRICKS,
     WINNERS,
     XS,
+    _low_bit,
+    _popcount,
 )
 from .phases import DISCARD, OVER, PLAY, PREDICT
-
-
-@njit(cache=True, inline="always")
-def _popcount(x: int) -> int:
-    count = 0
-    while x:
-        x &= x - 1
-        count += 1
-    return count
 
 
 @njit(cache=True)
@@ -99,12 +92,9 @@ def observe(a: np.ndarray, seat: int, out: np.ndarray) -> None:
                 observed |= a[H_CELL + 10 * colour + number]
     for plane in range(2 + n):
         mask = observed if plane == 0 else a[BLOCKED] if plane == 1 else a[OWNED + plane - 2]
-        bit = 0
         while mask:
-            if mask & 1:
-                out[at + plane + bit * width] = 1
-            mask >>= 1
-            bit += 1
+            out[at + plane + _low_bit(mask) * width] = 1
+            mask &= mask - 1
     at += 4 * columns * width
     for s in range(n):  # x_tokens
         xs = a[XS + s]
