@@ -216,6 +216,10 @@ def test_gymnasium_vector_env_keeps_gymnasiums_rules(game: str) -> None:
     before = env.tables.arrays.copy()
     obs, _ = env.reset(options={"reset_mask": np.array([False, True, False])})
     assert np.array_equal(env.tables.arrays[[0, 2]], before[[0, 2]])
+    # a list of seeds seeds each table: equal seeds deal equal games
+    obs, _ = env.reset(seed=[9, 9, 4])
+    assert np.array_equal(obs[0], obs[1]) and np.array_equal(env.tables.arrays[0], env.tables.arrays[1])
+    assert data_equivalence(env.reset(seed=[9, 9, 4])[0], obs)
     env.close()
     sync.close()
 

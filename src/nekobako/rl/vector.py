@@ -112,7 +112,7 @@ class Tables:
         self._actions = np.zeros(n, np.int64)
         self.reset(seed)
 
-    def reset(self, seed: int | None = None, which: np.ndarray | None = None) -> None:
+    def reset(self, seed: int | Sequence[int] | None = None, which: np.ndarray | None = None) -> None:
         """Start new games (on the tables of the boolean mask `which`, else on all). A seed makes
         every table's stream from it (`numpy.random.SeedSequence`); None draws fresh entropy."""
         n = self.num_tables
@@ -126,9 +126,16 @@ class Tables:
             self.seats, self._pending, self.observations, self.masks, self._buf,
         )  # fmt: skip
 
-    def seed_tables(self, seed: int | None, which: np.ndarray) -> None:
-        """New generator states for the tables of `which`, from `seed` (never all zero)."""
-        states = np.random.SeedSequence(seed).generate_state(2 * self.num_tables, np.uint64).reshape(-1, 2)
+    def seed_tables(self, seed: int | Sequence[int] | None, which: np.ndarray) -> None:
+        """New generator states for the tables of `which`, from `seed`, or from one seed per table
+        (a list, as Gymnasium's vector envs take); never all zero."""
+        n = self.num_tables
+        if isinstance(seed, Sequence):
+            if len(seed) != n:
+                raise ValueError(f"expected {n} seeds, got {len(seed)}")
+            states = np.stack([np.random.SeedSequence(s).generate_state(2, np.uint64) for s in seed])
+        else:
+            states = np.random.SeedSequence(seed).generate_state(2 * n, np.uint64).reshape(-1, 2)
         states[(states == 0).all(axis=1), 0] = 1
         self.rngs[which] = states[which]
 
@@ -198,15 +205,14 @@ class NekobakoVectorEnv(gym.vector.VectorEnv):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """New games on every table, or on those of `options["reset_mask"]` (Gymnasium's
         vector convention)."""
-        if isinstance(seed, list):
-            seed = seed[0] if seed else None
-        super().reset(seed=seed)
+        super().reset(seed=seed[0] if isinstance(seed, list) else seed)
         which = None if not options or "reset_mask" not in options else options["reset_mask"]
+        table_seeds: int | list[int] | None = seed
         if seed is None and which is not None:  # fresh streams for the tables reset, from np_random
             self.tables.seed_tables(int(self.np_random.integers(2**63)), np.asarray(which, np.bool_))
         elif seed is None:
-            seed = int(self.np_random.integers(2**63))
-        self.tables.reset(seed, which)
+            table_seeds = int(self.np_random.integers(2**63))
+        self.tables.reset(table_seeds, which)
         return self._out(self.tables.observations), self._info()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
