@@ -114,7 +114,8 @@ class Tables:
 
     def reset(self, seed: int | Sequence[int] | None = None, which: np.ndarray | None = None) -> None:
         """Start new games (on the tables of the boolean mask `which`, else on all). A seed makes
-        every table's stream from it (`numpy.random.SeedSequence`); None draws fresh entropy."""
+        every table's stream from it (`numpy.random.SeedSequence`; a list: one seed per table);
+        None draws fresh entropy, or with `which` lets those tables go on with their own streams."""
         n = self.num_tables
         mask = np.ones(n, np.bool_) if which is None else np.asarray(which, np.bool_).reshape(n)
         if seed is not None or which is None:
