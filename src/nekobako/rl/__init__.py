@@ -4,6 +4,8 @@ Install with `pip install nekobako[rl]`. Importing this package registers the Gy
 `nekobako/ShutTheBox-v0`, `nekobako/CatInTheBox-v0` and `nekobako/Catopomp-v0`; OpenSpiel games
 are registered by `nekobako.rl.openspiel.register()` (OpenSpiel is a separate install). The
 adapters are generic: action ids, tensors and chance come from each game's `encoding.py`.
+`nekobako.rl.vector` steps many tables at once in a game's compiled kernel (NumPy arrays, and a
+Gymnasium vector env behind `gymnasium.make_vec(…, opponents="random")`).
 See docs/research.md.
 """
 

@@ -10,6 +10,9 @@ one per seat, e.g. `["greedy", "random", "greedy"]`; default `"greedy"`), `oppon
 actions its ids; `action_masks()` and `info["action_mask"]` give the legal ids (the interface
 sb3-contrib's MaskablePPO reads). An illegal id changes nothing and costs `illegal_reward`.
 The reward comes at the end: the learner's share of the win (`State.returns()`).
+
+`gymnasium.make_vec(id, num_envs, opponents="random")` steps every table in the compiled kernel
+(`nekobako.rl.vector`); with bots as opponents it is a `SyncVectorEnv` of this env.
 """
 
 from __future__ import annotations
@@ -119,4 +122,9 @@ class NekobakoEnv(gym.Env[Any, Any]):
 def register_envs() -> None:
     for env_id, (game, players) in GYM_IDS.items():
         if env_id not in gym.registry:
-            gym.register(id=env_id, entry_point=f"{__name__}:NekobakoEnv", kwargs={"game": game, "players": players})
+            gym.register(
+                id=env_id,
+                entry_point=f"{__name__}:NekobakoEnv",
+                vector_entry_point="nekobako.rl.vector:make_vector_env",
+                kwargs={"game": game, "players": players},
+            )
