@@ -133,7 +133,7 @@ async def _action(hub: Hub, conn: Connection, data: dict[str, Any]) -> None:
         _refuse(conn, "spectator", Message("error.ws.spectator"), **echo)
         return
     try:
-        await hub.moves.submit(conn.table, seat, seq, action)
+        await hub.moves.submit(conn.table, seat, seq, action, person=conn.user["id"] if conn.user else None)
     except Refusal as refusal:
         _refuse(conn, refusal.code, refusal.message, **echo)
 

@@ -18,7 +18,7 @@ from sqlalchemy import JSON, Connection, Engine, bindparam, insert, select, upda
 
 from .database import aware, now
 from .quotas import limit_hosting
-from .schema import actions, notices, seats, tables
+from .schema import actions, leases, notices, seats, tables
 
 SeatKind = Literal["empty", "human", "bot"]
 Replaced = Literal["left", "timeout"]
@@ -185,6 +185,11 @@ class StaleCopy(Exception):
     """The table changed in the database since the caller read it (another process changed it)."""
 
 
+class LeaseLost(Exception):
+    """A driver's change (a bot's move, the clock's) from a process that no longer holds the
+    table's lease, or holds a later one (`Change.fence`): another process drives the table."""
+
+
 @dataclass
 class Change:
     """One change to one table, committed only if the table is still at `revision`. Actions are
@@ -192,8 +197,10 @@ class Change:
     seq, too); `seat_rows` are the seats that changed (only those are written). `check` runs
     in the same transaction before it is written and refuses it by raising (a quota counted under
     its lock: `store.quotas`); `extra` runs after it (ratings of a finished game); `hooks` inject
-    faults in tests (they raise before the change is written or after it is committed). Other
-    processes hear of committed changes from the server (`server.signals`), not from here."""
+    faults in tests (they raise before the change is written or after it is committed). `fence`
+    (holder, epoch): a change a table's driver made, committed only while that process holds
+    that lease (`store.leases`; else `LeaseLost`). Other processes hear of committed changes
+    from the server (`server.signals`), not from here."""
 
     table_id: int
     revision: int
@@ -205,6 +212,7 @@ class Change:
     check: Callable[[Connection], None] | None = None
     extra: Callable[[Connection], None] | None = None
     hooks: CommitHooks | None = None
+    fence: tuple[str, int] | None = None
 
     @property
     def plays(self) -> bool:
@@ -238,8 +246,12 @@ def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exce
     results: dict[int, int | Exception] = {}
     ready: list[int] = []  # past their hooks and checks
     with engine.begin() as conn:
+        held = _fences(conn, changes)
         for index in sorted(range(len(changes)), key=lambda i: changes[i].check is None):
             change = changes[index]
+            if change.fence is not None and held.get(change.table_id) != change.fence:
+                results[index] = LeaseLost(f"table {change.table_id}: lease {change.fence} is no longer held")
+                continue
             try:
                 if change.hooks is not None:
                     change.hooks.before_commit(change.plays)
@@ -277,6 +289,22 @@ def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exce
             except Exception as exc:  # an injected lost acknowledgement: stored, reported as failed
                 results[index] = exc
     return [results[index] for index in range(len(changes))]
+
+
+def _fences(conn: Connection, changes: Sequence[Change]) -> dict[int, tuple[str, int]]:
+    """The leases (holder, epoch) of the tables of the fenced changes, share-locked until the
+    transaction ends (in table order, as every statement that locks several leases): a claim
+    waits for this commit, and a commit after a claim sees the new holder."""
+    fenced = sorted({c.table_id for c in changes if c.fence is not None})
+    if not fenced:
+        return {}
+    query = (
+        select(leases.c.table_id, leases.c.holder, leases.c.epoch)
+        .where(leases.c.table_id.in_(fenced))
+        .order_by(leases.c.table_id)
+        .with_for_update(read=True)
+    )
+    return {r.table_id: (r.holder, r.epoch) for r in conn.execute(query)}
 
 
 def _settled(change: Change, moved: bool) -> int | Exception:
