@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Engine, case, delete, select, update
+from sqlalchemy import Engine, case, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .schema import leases, tables
@@ -52,7 +52,7 @@ def claim(engine: Engine, table_ids: Iterable[int], holder: str, now: float, ttl
 def _mine(holder: str, table_ids: Iterable[int] | None = None) -> Any:
     """`holder`'s leases (those named), locked in table order: the rows a renewal or a release
     changes, taken in the order every other statement takes leases."""
-    query = select(leases.c.table_id).where(leases.c.holder == holder)
+    query = select(leases.c.table_id).where(leases.c.holder == holder, leases.c.until > 0)
     if table_ids is not None:
         query = query.where(leases.c.table_id.in_(list(table_ids)))
     return query.order_by(leases.c.table_id).with_for_update()
@@ -61,7 +61,8 @@ def _mine(holder: str, table_ids: Iterable[int] | None = None) -> Any:
 def renew(engine: Engine, holder: str, now: float, ttl: float) -> dict[int, int]:
     """Extend every lease `holder` still has; returns their tables and epochs. A lease that ran
     out while its holder was slow to renew it (a busy process) stays its holder's unless another
-    process claimed it meanwhile: the tables do not stop while nobody else drives them."""
+    process claimed it meanwhile: the tables do not stop while nobody else drives them. A
+    released lease (`until` 0) is not renewed."""
     with engine.begin() as conn:
         rows = conn.execute(
             update(leases)
@@ -86,10 +87,11 @@ def orphans(engine: Engine, now: float, limit: int) -> list[int]:
 
 
 def release(engine: Engine, holder: str, table_ids: Iterable[int] | None = None) -> None:
-    """Give up leases: the ones named, or all of `holder`'s (at shutdown)."""
+    """Give up leases: the ones named, or all of `holder`'s (at shutdown). The row stays, run out,
+    so the next holder's epoch is still a new one."""
     with engine.begin() as conn:
         conn.execute(
-            delete(leases).where(
-                leases.c.table_id.in_(_mine(holder, table_ids).scalar_subquery()), leases.c.holder == holder
-            )
+            update(leases)
+            .where(leases.c.table_id.in_(_mine(holder, table_ids).scalar_subquery()), leases.c.holder == holder)
+            .values(until=0.0)
         )
