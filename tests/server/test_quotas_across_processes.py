@@ -6,7 +6,9 @@ in the database that a closed socket frees at once and a killed process frees wi
 from __future__ import annotations
 
 import contextlib
+import os
 import random
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -15,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, Seat, ServerProcess, clients, play_out
+from server_harness import Client, Seat, ServerProcess, clients, closed, play_out
 from sqlalchemy import func, select
 from test_processes import client_on, processes
 from websockets.exceptions import ConnectionClosed
@@ -162,6 +164,38 @@ def test_anonymous_watchers_are_counted_across_processes_and_freed_on_leaving_an
         assert code == 4429  # a dead process's places still count until their lease runs out
         _, waited = admitted_within(on_second[2], LEASE_SECONDS + 3.0)
         assert waited <= LEASE_SECONDS + 3.0
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_a_stalled_process_closes_a_watcher_whose_lapsed_place_was_given_away(postgres_url, tmp_path) -> None:
+    """One anonymous place per table. The process of the one admitted watcher is stopped
+    (SIGSTOP) past the places' lease, so the place goes to a watcher of the other process; when
+    the stalled process wakes, its watcher finds no place left and is closed (4429): the limit
+    holds after a stall, not only after a kill."""
+    with (
+        processes(postgres_url, tmp_path, 2, "--limit=anonymous_sockets=1") as (first, second),
+        clients(first, 1) as (early,),
+        clients(second, 2) as (host, late),
+    ):
+        host.guest("host")
+        table_id = host.create("shutbox", 2)["id"]
+        watched, code = watch(early, table_id)
+        assert code is None
+        assert first.proc is not None
+        os.kill(first.proc.pid, signal.SIGSTOP)
+        try:
+            time.sleep(LEASE_SECONDS + 0.5)
+            deadline = time.monotonic() + 10
+            while (code := watch(late, table_id)[1]) is not None:  # the lapsed place is given away
+                assert code == 4429 and time.monotonic() < deadline, code
+                time.sleep(0.2)
+        finally:
+            os.kill(first.proc.pid, signal.SIGCONT)
+        assert closed(watched, timeout=8) == 4429
+        engine = open_database(postgres_url)
+        with engine.connect() as conn:
+            assert conn.execute(select(func.count()).select_from(watchers)).scalar_one() == 1
         engine.dispose()
 
 

@@ -43,10 +43,12 @@ async def table_socket(ws: WebSocket) -> None:
     user = await current_user(ws)
     await ws.accept()
     place = None if user is not None else await hub.watchers.admit(live.id)  # counted over every process
+    reason = "too many anonymous watchers; log in or play as a guest to watch"
     if user is None and place is None:
-        reason = "too many anonymous watchers; log in or play as a guest to watch"
         await ws.close(code=CloseCode.TOO_MANY_WATCHERS, reason=reason)
         return
+    if place is not None:  # its place lapsed (this process stalled) and none is left: closed
+        place.lost = lambda: ws.close(code=CloseCode.TOO_MANY_WATCHERS, reason=reason)
     try:
         await _serve(hub, ws, live, user)
     finally:
