@@ -321,9 +321,11 @@ class Tables:
         extra: Callable[[Any], None] | None = None,
         check: Callable[[Any], None] | None = None,
         lease: int | None = None,
+        locks: tuple[str, ...] = (),
     ) -> None:
         """Commit one change, then (and only then) show it in memory. Shielded: once the commit
-        has started, cancelling the caller cannot leave memory behind the database. `lease`: a
+        has started, cancelling the caller cannot leave memory behind the database. `check` and
+        `locks`: a quota counted in the commit (`games.Change`). `lease`: a
         driver's change, made under this epoch of this process's lease; refused with `LeaseLost`
         (nothing changes) once another process holds the table."""
 
@@ -340,6 +342,7 @@ class Tables:
             check=check,
             hooks=self.faults if self.faults.active else None,
             fence=None if lease is None else (self.origin, lease),
+            locks=locks,
         )
 
         async def work() -> None:

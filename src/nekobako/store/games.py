@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol, get_args
 import orjson
 from sqlalchemy import JSON, Connection, Engine, bindparam, insert, select, update
 
-from .database import aware, now
+from .database import aware, hold, now
 from .quotas import limit_hosting
 from .schema import actions, leases, notices, seats, tables
 
@@ -199,8 +199,10 @@ class Change:
     its lock: `store.quotas`); `extra` runs after it (ratings of a finished game); `hooks` inject
     faults in tests (they raise before the change is written or after it is committed). `fence`
     (holder, epoch): a change a table's driver made, committed only while that process holds
-    that lease (`store.leases`; else `LeaseLost`). Other processes hear of committed changes
-    from the server (`server.signals`), not from here."""
+    that lease (`store.leases`; else `LeaseLost`). `locks`: the named locks (`database.hold`)
+    its `check` takes; a transaction takes every change's at its start, sorted, so checks of one
+    group commit never take theirs in an order another transaction could cross. Other processes
+    hear of committed changes from the server (`server.signals`), not from here."""
 
     table_id: int
     revision: int
@@ -213,6 +215,7 @@ class Change:
     extra: Callable[[Connection], None] | None = None
     hooks: CommitHooks | None = None
     fence: tuple[str, int] | None = None
+    locks: Sequence[str] = ()
 
     @property
     def plays(self) -> bool:
@@ -247,6 +250,8 @@ def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exce
     ready: list[int] = []  # past their hooks and checks
     with engine.begin() as conn:
         held = _fences(conn, changes)
+        for name in sorted({name for change in changes for name in change.locks}):
+            hold(conn, name)
         for index in sorted(range(len(changes)), key=lambda i: changes[i].check is None):
             change = changes[index]
             if change.fence is not None and held.get(change.table_id) != change.fence:
