@@ -199,6 +199,39 @@ def test_a_stalled_process_closes_a_watcher_whose_lapsed_place_was_given_away(po
         engine.dispose()
 
 
+@pytest.mark.postgres
+def test_the_chat_rate_holds_when_one_person_writes_through_two_processes_at_once(postgres_url, tmp_path) -> None:
+    """One person sends eight chat messages at the same moment, half through each of two
+    processes, three rounds (the window of 10 s passed between them): exactly five are stored
+    each time (5 per 10 s per person and table, counted in the database, not per process), the
+    others refused with 429 `chat_rate`, and the table holds only the accepted ones."""
+    from nekobako.server.chat import RATE
+
+    count, window = RATE
+    with processes(postgres_url, tmp_path, 2) as (first, second), clients(first, 1) as (alice,):
+        alice.guest("alice")
+        table_id = alice.create("shutbox", 2)["id"]
+        senders = [alice, client_on(second, alice)] * 4
+        accepted: list[str] = []
+        for round_ in range(3):
+            if round_:
+                time.sleep(window + 0.5)
+            answers = at_once(
+                [
+                    lambda c=client, i=i, r=round_: c.http.post(
+                        f"/api/tables/{table_id}/chat", json={"text": f"r{r} m{i}"}
+                    )
+                    for i, client in enumerate(senders)
+                ]
+            )
+            assert sorted(a.status_code for a in answers) == [201] * count + [429] * (8 - count)
+            assert all(a.json()["code"] == "chat_rate" for a in answers if a.status_code == 429)
+            accepted += [a.json()["text"] for a in answers if a.status_code == 201]
+        stored = alice.ok(alice.get(f"/api/tables/{table_id}/chat"))["messages"]
+        assert sorted(m["text"] for m in stored) == sorted(accepted)
+        senders[1].close()
+
+
 def test_a_rematch_counts_as_a_table_its_offerer_hosts(sqlite_url, tmp_path) -> None:
     """The new table of a rematch is hosted by whoever offered it: past their quota the last
     acceptance is refused in the reader's language and stores nothing; once they have room, the
