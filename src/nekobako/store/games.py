@@ -303,6 +303,16 @@ def _fences(conn: Connection, changes: Sequence[Change]) -> dict[int, tuple[str,
     fenced = sorted({c.table_id for c in changes if c.fence is not None})
     if not fenced:
         return {}
+    if conn.dialect.name == "postgresql":  # psycopg itself: prepared after five runs, no compiling
+        driver = conn.connection.driver_connection
+        assert driver is not None
+        with driver.cursor() as cursor:
+            cursor.execute(
+                f"SELECT table_id, holder, epoch FROM {leases.name} WHERE table_id = ANY(%(ids)s)"
+                " ORDER BY table_id FOR SHARE",
+                {"ids": fenced},
+            )
+            return {table_id: (holder, epoch) for table_id, holder, epoch in cursor.fetchall()}
     query = (
         select(leases.c.table_id, leases.c.holder, leases.c.epoch)
         .where(leases.c.table_id.in_(fenced))
