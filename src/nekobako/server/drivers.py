@@ -60,12 +60,16 @@ async def _bot_action(moves: Moves, live: LiveTable, seat: int, level: str, rng:
     return action
 
 
-def lease_lost(moves: Moves, live: LiveTable, epoch: int) -> None:
-    """A driver's commit was refused: another process holds the table's lease now. This process
-    stops driving it (the conductor's next round says so in the log)."""
-    if moves.tables.leases.get(live.id) == epoch:
-        del moves.tables.leases[live.id]
+def lease_lost(moves: Moves, live: LiveTable, epoch: int) -> bool:
+    """A driver's commit was refused: this process no longer holds the table's lease at `epoch`.
+    True when it has claimed it again meanwhile (a later epoch: drive on under that one); else it
+    stops driving the table, which another process drives now."""
+    held = moves.tables.leases.get(live.id)
+    if held is not None and held != epoch:
+        return True
+    moves.tables.leases.pop(live.id, None)
     log.warning("table %s: another process drives it now; its move from here was refused", live.id)
+    return False
 
 
 async def drive_bots(moves: Moves, live: LiveTable) -> None:
@@ -93,7 +97,8 @@ async def drive_bots(moves: Moves, live: LiveTable) -> None:
             await tables.faults.hold_bot()
             await moves.submit(live, seat, seq, str(action), bot_turns=turns, lease=epoch)
         except LeaseLost:
-            lease_lost(moves, live, epoch)
+            if lease_lost(moves, live, epoch):
+                continue
             return
         except Refusal as refusal:
             if refusal.code == "stale" or live.row.seq != seq:
@@ -133,7 +138,8 @@ async def watch_clock(moves: Moves, live: LiveTable) -> None:
         except Stale:
             continue  # another process changed the table meanwhile; look again at the fresh copy
         except LeaseLost:
-            lease_lost(moves, live, epoch)
+            if lease_lost(moves, live, epoch):
+                continue
             return
         except Exception as exc:
             if failures == 0:
