@@ -197,6 +197,58 @@ def test_a_process_stalled_past_its_lease_does_not_drive_the_table_when_it_wakes
             server.stop()
 
 
+def test_a_process_stalled_past_its_lease_plays_no_clock_when_it_wakes(postgres_url, tmp_path) -> None:
+    """The same with the clock: the process that drives a table is stopped before alice's due
+    time; the other takes the lease over and, at the due time, its clock's move for alice waits
+    at its gate. The stalled process wakes after the due time with its gate open, so its clock
+    plays alice's turn at once: refused by the lease's fence, no `timeout` notice, nothing moves
+    until the new holder's clock plays."""
+    gates = [tmp_path / f"gate-{i}" for i in range(2)]
+    servers = []
+    for index, gate in enumerate(gates):
+        gate.mkdir()
+        env = {"NEKOBAKO_TEST_FAULTS": "bot_gate", "NEKOBAKO_TEST_BOT_GATE": str(gate)}
+        servers.append(ServerProcess(postgres_url, tmp_path / f"process-{index}.log", (), env))
+    try:
+        for server in servers:
+            server.start(timeout=90)
+        stalled, other = servers
+        assert stalled.proc is not None
+        with clients(stalled, 2) as (alice, bob), clients(other, 1) as (watcher,):
+            alice.guest("alice")
+            bob.guest("bob")
+            clock = {"kind": "realtime", "bank": 8}
+            table_id = alice.create("shutbox", 2, clock=clock)["id"]
+            bob.ok(bob.post(f"/api/tables/{table_id}/join"))
+            started = alice.ok(alice.post(f"/api/tables/{table_id}/start"))  # this process drives it
+            os.kill(stalled.proc.pid, signal.SIGSTOP)
+            try:
+                assert started["status"] == "running"
+                seq = watcher.table(table_id)["seq"]
+                _wait(lambda: (gates[1] / "waiting").exists(), 30, "the other process's clock never played")
+                (gates[0] / "open").touch()  # the stalled process's clock plays as soon as it wakes
+            finally:
+                os.kill(stalled.proc.pid, signal.SIGCONT)
+            _wait(lambda: (gates[0] / "answered").exists(), 15, "the woken clock's move was never judged")
+            time.sleep(0.5)
+            table = watcher.table(table_id)
+            assert table["seq"] == seq, "the stalled process played a clock it no longer drives"
+            assert not [n for n in table["notices"] if n["kind"] == "timeout"]
+            (gates[1] / "open").touch()  # the new holder's clock plays alice's (or bob's) turn
+            _wait(
+                lambda: any(n["kind"] == "timeout" for n in watcher.table(table_id)["notices"]),
+                15,
+                "the new holder's clock did not play",
+            )
+            timeouts = [n for n in watcher.table(table_id)["notices"] if n["kind"] == "timeout"]
+            assert len(timeouts) == 1 and timeouts[0]["data"]["count"] == 1
+    finally:
+        for server in servers:
+            if server.proc is not None and server.proc.poll() is None:
+                os.kill(server.proc.pid, signal.SIGCONT)
+            server.stop()
+
+
 def test_a_driver_change_commits_only_under_the_lease_it_names(database_url) -> None:
     """`Change.fence`: a change made under a lease commits while its holder holds that epoch;
     once another process claimed the table (a new epoch), it is refused with `LeaseLost` and

@@ -178,6 +178,7 @@ async def _play_overdue(moves: Moves, live: LiveTable, epoch: int) -> bool:
     for level in (replacement_level(live.row.game), "random"):  # a bot the engine refuses: at random
         action = await _bot_action(moves, live, seat, level, rng)
         try:
+            await moves.tables.faults.hold_bot()
             await moves.submit(live, seat, seq, str(action), by_clock=True, lease=epoch)
         except Refusal as refusal:
             if refusal.code in ("stale", "not_your_turn", "not_running") or live.row.seq != seq:
@@ -186,5 +187,7 @@ async def _play_overdue(moves: Moves, live: LiveTable, epoch: int) -> bool:
                 raise
             log.error("clock's bot move %r refused at table %s: %s", str(action), live.id, refusal.reason)
             continue
+        finally:
+            moves.tables.faults.bot_answered()
         return True
     return True

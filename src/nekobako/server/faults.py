@@ -8,7 +8,7 @@ when the database or a bot misbehaves. Off unless the environment variable
 * `slow_commit`: every commit of a played action takes 0.3 s longer;
 * `bot_crash`: every bot raises instead of answering;
 * `bot_illegal`: every bot answers something no game accepts;
-* `bot_gate`: every bot's chosen move waits, before it is submitted, until the file `open`
+* `bot_gate`: every bot's chosen move (the clock's too) waits, before it is submitted, until the file `open`
   exists in the folder `NEKOBAKO_TEST_BOT_GATE`; the process writes `waiting` there while one
   waits and `answered` once its submission was accepted or refused (so a test can make a bot
   as slow as it needs, and know where it is).
