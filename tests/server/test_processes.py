@@ -197,6 +197,46 @@ def test_a_process_stalled_past_its_lease_does_not_drive_the_table_when_it_wakes
             server.stop()
 
 
+def test_a_bot_move_chosen_before_a_reclaim_on_another_process_does_not_count(postgres_url, tmp_path) -> None:
+    """The driving process's bot has chosen its move for bob's seat and waits at its gate; bob
+    takes the seat back through the other process. Once the gate opens, the driver's copy is
+    behind (the reclaim was committed elsewhere): its commit is refused as stale, the move is
+    judged again against the table as it is, and refused: the position stays bob's."""
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    env = {"NEKOBAKO_TEST_FAULTS": "bot_gate", "NEKOBAKO_TEST_BOT_GATE": str(gate)}
+    driver = ServerProcess(postgres_url, tmp_path / "driver.log", (), env)
+    with processes(postgres_url, tmp_path, 1) as (other,):
+        try:
+            driver.start(timeout=90)
+            with clients(driver, 2) as (alice, bob):
+                alice.guest("alice")
+                bob.guest("bob")
+                table_id = alice.create("shutbox", 2)["id"]
+                bob.ok(bob.post(f"/api/tables/{table_id}/join"))
+                alice.ok(alice.post(f"/api/tables/{table_id}/start"))  # the driver claims it
+                bob.ok(bob.post(f"/api/tables/{table_id}/leave"))
+                sock = alice.socket(table_id)
+                rng = random.Random(32)
+                deadline = time.monotonic() + 60
+                while not (gate / "waiting").exists():
+                    assert time.monotonic() < deadline, "the bot never came to move"
+                    sock.drain()
+                    sock.act_if_asked(rng)
+                seq = alice.table(table_id)["seq"]
+                elsewhere = client_on(other, bob)
+                elsewhere.ok(elsewhere.post(f"/api/tables/{table_id}/reclaim"))
+                (gate / "open").touch()
+                _wait(lambda: (gate / "answered").exists(), 15, "the bot's move was never judged")
+                time.sleep(0.3)
+                table = elsewhere.table(table_id)
+                assert table["seats"][1]["kind"] == "human" and table["seq"] == seq
+                sock.close()
+                elsewhere.close()
+        finally:
+            driver.stop()
+
+
 def test_a_process_stalled_past_its_lease_plays_no_clock_when_it_wakes(postgres_url, tmp_path) -> None:
     """The same with the clock: the process that drives a table is stopped before alice's due
     time; the other takes the lease over and, at the due time, its clock's move for alice waits
