@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import time
 
-from server_harness import clients, play_out
+from server_harness import clients, play_out, running, started_shutbox
 
 
 def _replaced(message: dict, seat: int, reason: str) -> bool:
@@ -150,6 +150,44 @@ def test_timeouts_in_a_row_hand_the_seat_over_and_the_player_takes_it_back(serve
         assert response.status_code == 409  # nothing to take back any more
         for s in sockets:
             s.close()
+
+
+def test_a_bot_move_chosen_before_its_player_takes_the_seat_back_does_not_count(database_url, tmp_path) -> None:
+    """The bot that plays for bob (who left) has chosen its move and is held at a gate before
+    submitting it (`bot_gate`: as slow as the test needs, no hoping for timing); bob takes the
+    seat back meanwhile. Once the gate opens the bot's move is refused: the position is still
+    bob's to answer, and his own move counts."""
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    faults = {"NEKOBAKO_TEST_FAULTS": "bot_gate", "NEKOBAKO_TEST_BOT_GATE": str(gate)}
+    with running(database_url, tmp_path, **faults) as server, clients(server, 2) as (alice, bob):
+        table_id, (a, b) = started_shutbox(alice, bob)
+        bob.ok(bob.post(f"/api/tables/{table_id}/leave"))
+        rng = random.Random(32)
+        deadline = time.monotonic() + 60
+        while not (gate / "waiting").exists():  # alice plays until the bot for seat 1 waits
+            assert time.monotonic() < deadline, "the bot never came to move"
+            a.drain()
+            a.act_if_asked(rng)
+        before = alice.table(table_id)
+        assert before["seats"][1]["kind"] == "bot"
+        bob.ok(bob.post(f"/api/tables/{table_id}/reclaim"))
+        (gate / "open").touch()
+        deadline = time.monotonic() + 15
+        while not (gate / "answered").exists():  # the bot's move was submitted and judged
+            assert time.monotonic() < deadline, "the bot's move was never judged"
+            time.sleep(0.01)
+        after = alice.table(table_id)
+        assert after["seats"][1]["kind"] == "human" and after["seq"] == before["seq"]
+        b.send({"type": "sync"})
+        mine = b.wait_state(lambda m: m["seat"] == 1 and m["seq"] == before["seq"], new=True)
+        assert 1 in mine["view"]["to_move"] and mine["view"]["legal"]
+        b.send({"type": "action", "seq": mine["seq"], "action": mine["view"]["legal"][0]})
+        moved = b.wait_for(lambda m: m["type"] == "refused" or (m["type"] == "state" and m["seq"] > before["seq"]))
+        assert moved["type"] == "state", moved
+        assert moved["view"]["history"][-1][0] == 1 or moved["seq"] > before["seq"]
+        for sock in (a, b):
+            sock.close()
 
 
 def test_turn_based_clock_gives_days(sqlite_server) -> None:

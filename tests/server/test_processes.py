@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -20,8 +21,8 @@ from server_harness import Client, ServerProcess, clients, free_port, play_out, 
 from sqlalchemy.engine import make_url
 from views_check import check_views
 
-from nekobako.store import games, open_database
-from nekobako.store.games import StaleCopy
+from nekobako.store import games, leases, open_database
+from nekobako.store.games import LeaseLost, StaleCopy
 
 pytestmark = pytest.mark.postgres
 
@@ -129,6 +130,192 @@ def test_killing_the_process_that_drives_a_table_hands_it_to_another(postgres_ur
         assert check_views(record, [sock]) > 10
         assert bob.ok(bob.get("/api/health"))["drives"] == 0  # finished: the lease was given up
         sock.close()
+
+
+def _wait(condition: Any, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+def test_a_process_stalled_past_its_lease_does_not_drive_the_table_when_it_wakes(postgres_url, tmp_path) -> None:
+    """The process that drives a table is stopped (SIGSTOP) while its bot's chosen move waits at
+    a gate (`bot_gate`); the other process takes the lease over and its own bot comes to the same
+    position. The stalled process wakes (SIGCONT) with its gate open, so its bot submits at once,
+    before its conductor can notice the lost lease: the commit is refused by the lease's fence
+    and the table does not move until the new holder's bot moves."""
+    gates = [tmp_path / f"gate-{i}" for i in range(2)]
+    servers = []
+    for index, gate in enumerate(gates):
+        gate.mkdir()
+        env = {"NEKOBAKO_TEST_FAULTS": "bot_gate", "NEKOBAKO_TEST_BOT_GATE": str(gate)}
+        servers.append(ServerProcess(postgres_url, tmp_path / f"process-{index}.log", (), env))
+    try:
+        for server in servers:
+            server.start(timeout=90)
+        stalled, other = servers
+        assert stalled.proc is not None
+        with clients(stalled, 1) as (alice,), clients(other, 1) as (watcher,):
+            alice.guest("alice")
+            table_id = alice.create("shutbox", 2)["id"]
+            alice.ok(alice.post(f"/api/tables/{table_id}/bots", {"level": "greedy", "seat": 1}))
+            alice.ok(alice.post(f"/api/tables/{table_id}/start"))  # the starting process drives it
+            assert alice.ok(alice.get("/api/health"))["drives"] == 1
+            on_other = client_on(other, alice)
+            sock = on_other.socket(table_id)  # alice plays through the other process
+            rng = random.Random(32)
+            deadline = time.monotonic() + 60
+            while not (gates[0] / "waiting").exists():
+                assert time.monotonic() < deadline, "the bot never came to move"
+                sock.drain()
+                sock.act_if_asked(rng)
+            seq = watcher.table(table_id)["seq"]
+
+            os.kill(stalled.proc.pid, signal.SIGSTOP)
+            try:
+                _wait(lambda: (gates[1] / "waiting").exists(), 30, "the other process did not take the table over")
+                assert watcher.ok(watcher.get("/api/health"))["drives"] == 1
+                (gates[0] / "open").touch()  # the stalled process's bot submits as soon as it wakes
+            finally:
+                os.kill(stalled.proc.pid, signal.SIGCONT)
+            _wait(lambda: (gates[0] / "answered").exists(), 15, "the woken bot's move was never judged")
+            time.sleep(0.5)
+            assert watcher.table(table_id)["seq"] == seq, "the stalled process moved a table it no longer drives"
+            _wait(lambda: alice.ok(alice.get("/api/health"))["drives"] == 0, 10, "the woken process still drives")
+            assert "another process" in stalled.log_path.read_text()
+
+            (gates[1] / "open").touch()  # the new holder's bot moves
+            moved = sock.wait_state(lambda m: m["seq"] > seq, timeout=15)
+            assert moved["view"]["history"]
+            sock.close()
+            on_other.close()
+    finally:
+        for server in servers:
+            if server.proc is not None and server.proc.poll() is None:
+                os.kill(server.proc.pid, signal.SIGCONT)
+            server.stop()
+
+
+def test_a_bot_move_chosen_before_a_reclaim_on_another_process_does_not_count(postgres_url, tmp_path) -> None:
+    """The driving process's bot has chosen its move for bob's seat and waits at its gate; bob
+    takes the seat back through the other process. Once the gate opens, the driver's copy is
+    behind (the reclaim was committed elsewhere): its commit is refused as stale, the move is
+    judged again against the table as it is, and refused: the position stays bob's."""
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    env = {"NEKOBAKO_TEST_FAULTS": "bot_gate", "NEKOBAKO_TEST_BOT_GATE": str(gate)}
+    driver = ServerProcess(postgres_url, tmp_path / "driver.log", (), env)
+    with processes(postgres_url, tmp_path, 1) as (other,):
+        try:
+            driver.start(timeout=90)
+            with clients(driver, 2) as (alice, bob):
+                alice.guest("alice")
+                bob.guest("bob")
+                table_id = alice.create("shutbox", 2)["id"]
+                bob.ok(bob.post(f"/api/tables/{table_id}/join"))
+                alice.ok(alice.post(f"/api/tables/{table_id}/start"))  # the driver claims it
+                bob.ok(bob.post(f"/api/tables/{table_id}/leave"))
+                sock = alice.socket(table_id)
+                rng = random.Random(32)
+                deadline = time.monotonic() + 60
+                while not (gate / "waiting").exists():
+                    assert time.monotonic() < deadline, "the bot never came to move"
+                    sock.drain()
+                    sock.act_if_asked(rng)
+                seq = alice.table(table_id)["seq"]
+                elsewhere = client_on(other, bob)
+                elsewhere.ok(elsewhere.post(f"/api/tables/{table_id}/reclaim"))
+                (gate / "open").touch()
+                _wait(lambda: (gate / "answered").exists(), 15, "the bot's move was never judged")
+                time.sleep(0.3)
+                table = elsewhere.table(table_id)
+                assert table["seats"][1]["kind"] == "human" and table["seq"] == seq
+                sock.close()
+                elsewhere.close()
+        finally:
+            driver.stop()
+
+
+def test_a_process_stalled_past_its_lease_plays_no_clock_when_it_wakes(postgres_url, tmp_path) -> None:
+    """The same with the clock: the process that drives a table is stopped before alice's due
+    time; the other takes the lease over and, at the due time, its clock's move for alice waits
+    at its gate. The stalled process wakes after the due time with its gate open, so its clock
+    plays alice's turn at once: refused by the lease's fence, no `timeout` notice, nothing moves
+    until the new holder's clock plays."""
+    gates = [tmp_path / f"gate-{i}" for i in range(2)]
+    servers = []
+    for index, gate in enumerate(gates):
+        gate.mkdir()
+        env = {"NEKOBAKO_TEST_FAULTS": "bot_gate", "NEKOBAKO_TEST_BOT_GATE": str(gate)}
+        servers.append(ServerProcess(postgres_url, tmp_path / f"process-{index}.log", (), env))
+    try:
+        for server in servers:
+            server.start(timeout=90)
+        stalled, other = servers
+        assert stalled.proc is not None
+        with clients(stalled, 2) as (alice, bob), clients(other, 1) as (watcher,):
+            alice.guest("alice")
+            bob.guest("bob")
+            clock = {"kind": "realtime", "bank": 8}
+            table_id = alice.create("shutbox", 2, clock=clock)["id"]
+            bob.ok(bob.post(f"/api/tables/{table_id}/join"))
+            started = alice.ok(alice.post(f"/api/tables/{table_id}/start"))  # this process drives it
+            os.kill(stalled.proc.pid, signal.SIGSTOP)
+            try:
+                assert started["status"] == "running"
+                seq = watcher.table(table_id)["seq"]
+                _wait(lambda: (gates[1] / "waiting").exists(), 30, "the other process's clock never played")
+                (gates[0] / "open").touch()  # the stalled process's clock plays as soon as it wakes
+            finally:
+                os.kill(stalled.proc.pid, signal.SIGCONT)
+            _wait(lambda: (gates[0] / "answered").exists(), 15, "the woken clock's move was never judged")
+            time.sleep(0.5)
+            table = watcher.table(table_id)
+            assert table["seq"] == seq, "the stalled process played a clock it no longer drives"
+            assert not [n for n in table["notices"] if n["kind"] == "timeout"]
+            (gates[1] / "open").touch()  # the new holder's clock plays alice's (or bob's) turn
+            _wait(
+                lambda: any(n["kind"] == "timeout" for n in watcher.table(table_id)["notices"]),
+                15,
+                "the new holder's clock did not play",
+            )
+            timeouts = [n for n in watcher.table(table_id)["notices"] if n["kind"] == "timeout"]
+            assert len(timeouts) == 1 and timeouts[0]["data"]["count"] == 1
+    finally:
+        for server in servers:
+            if server.proc is not None and server.proc.poll() is None:
+                os.kill(server.proc.pid, signal.SIGCONT)
+            server.stop()
+
+
+def test_a_driver_change_commits_only_under_the_lease_it_names(database_url) -> None:
+    """`Change.fence`: a change made under a lease commits while its holder holds that epoch;
+    once another process claimed the table (a new epoch), it is refused with `LeaseLost` and
+    changes nothing, while an unfenced change of the same batch commits."""
+    engine = open_database(database_url)
+    try:
+        ids, revisions = _tables_with_one_moved_on(engine, 3, stale=2)
+        first, second = ids[:2]
+        assert leases.claim(engine, [first], "a", 100.0, 3.0) == {first: 1}
+        assert leases.claim(engine, [first], "a", 101.0, 3.0) == {first: 1}  # ours already: the same epoch
+        assert leases.claim(engine, [first], "b", 102.0, 3.0) == {}  # not run out yet
+        ok = games.Change(first, revisions[first], values={"deadlines": {"0": 1.0}}, fence=("a", 1))
+        assert games.commit_changes(engine, [ok]) == [revisions[first] + 1]
+        assert leases.claim(engine, [first], "b", 105.0, 3.0) == {first: 2}  # a ran out: b's now
+        assert leases.renew(engine, "a", 106.0, 3.0) == {}
+        late = games.Change(first, revisions[first] + 1, values={"deadlines": {"0": 2.0}}, fence=("a", 1))
+        plain = games.Change(second, revisions[second], values={"deadlines": {"0": 3.0}})
+        late_result, plain_result = games.commit_changes(engine, [late, plain])
+        assert isinstance(late_result, LeaseLost) and plain_result == revisions[second] + 1
+        assert games.load_table(engine, first).deadlines == {"0": 1.0}
+        fenced = games.Change(first, revisions[first] + 1, values={"deadlines": {"0": 4.0}}, fence=("b", 2))
+        assert games.commit_changes(engine, [fenced]) == [revisions[first] + 2]
+        assert leases.renew(engine, "b", 107.0, 3.0) == {first: 2}
+        leases.release(engine, "b", [first])
+        assert leases.claim(engine, [first], "a", 108.0, 3.0) == {first: 3}
+    finally:
+        engine.dispose()
 
 
 def test_a_change_from_a_stale_copy_is_refused_and_changes_nothing(tmp_path) -> None:

@@ -50,6 +50,38 @@ def test_quotas_per_user_and_address(sqlite_url, tmp_path) -> None:
             sock.close()
 
 
+def test_a_table_whose_host_leaves_goes_to_the_first_person_the_limits_let_host_it(database_url, tmp_path) -> None:
+    """Two tables at most per host, one with a searching bot. The host of an open table leaves:
+    bob, next in seat order, already hosts two tables, so carol inherits it. The host of a table
+    with a searching bot leaves: frank, the only one left, already hosts a table with one, so
+    nobody may host it and it closes (as when the last person leaves), nobody over a limit."""
+    limits = ("--limit=open_tables=2", "--limit=strong_bot_tables=1")
+    with running(database_url, tmp_path, *limits) as server, clients(server, 5) as people:
+        alice, bob, carol, erin, frank = people
+        for client, name in zip(people, ("alice", "bob", "carol", "erin", "frank"), strict=True):
+            client.guest(name)
+        bob.create("shutbox", 2)
+        bob.create("shutbox", 2)
+        table_id = alice.create("shutbox", 3)["id"]
+        bob.ok(bob.post(f"/api/tables/{table_id}/join"))
+        carol.ok(carol.post(f"/api/tables/{table_id}/join"))
+        left = alice.ok(alice.post(f"/api/tables/{table_id}/leave"))
+        assert left["status"] == "open" and left["host"]["name"] == "carol"
+        carol.ok(carol.post(f"/api/tables/{table_id}/bots", {"level": "greedy", "seat": 0}))  # the host's rights
+        assert bob.post(f"/api/tables/{table_id}/start").status_code == 403
+
+        own = frank.create("shutbox", 2)["id"]
+        frank.ok(frank.post(f"/api/tables/{own}/bots", {"level": "ismcts", "seat": 1}))
+        strong = erin.create("shutbox", 3)["id"]
+        erin.ok(erin.post(f"/api/tables/{strong}/bots", {"level": "ismcts", "seat": 2}))
+        frank.ok(frank.post(f"/api/tables/{strong}/join"))
+        closed_table = erin.ok(erin.post(f"/api/tables/{strong}/leave"))
+        assert closed_table["status"] == "abandoned" and closed_table["host"] is None
+        assert frank.post(f"/api/tables/{strong}/start").status_code in (403, 409)
+        hosted = frank.ok(frank.get("/api/tables", status="open,running"))["tables"]
+        assert [t["id"] for t in hosted if t["host"] and t["host"]["name"] == "frank"] == [own]
+
+
 def test_the_lobby_pages_and_filters_and_finished_tables_leave_memory(sqlite_url, tmp_path) -> None:
     with running(sqlite_url, tmp_path, *SMALL) as server, clients(server, 3) as (a, b, c):
         a.guest("a")

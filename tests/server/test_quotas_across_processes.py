@@ -6,7 +6,9 @@ in the database that a closed socket frees at once and a killed process frees wi
 from __future__ import annotations
 
 import contextlib
+import os
 import random
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -15,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Client, Seat, ServerProcess, clients, play_out
+from server_harness import Client, Seat, ServerProcess, clients, closed, play_out
 from sqlalchemy import func, select
 from test_processes import client_on, processes
 from websockets.exceptions import ConnectionClosed
@@ -163,6 +165,71 @@ def test_anonymous_watchers_are_counted_across_processes_and_freed_on_leaving_an
         _, waited = admitted_within(on_second[2], LEASE_SECONDS + 3.0)
         assert waited <= LEASE_SECONDS + 3.0
         engine.dispose()
+
+
+@pytest.mark.postgres
+def test_a_stalled_process_closes_a_watcher_whose_lapsed_place_was_given_away(postgres_url, tmp_path) -> None:
+    """One anonymous place per table. The process of the one admitted watcher is stopped
+    (SIGSTOP) past the places' lease, so the place goes to a watcher of the other process; when
+    the stalled process wakes, its watcher finds no place left and is closed (4429): the limit
+    holds after a stall, not only after a kill."""
+    with (
+        processes(postgres_url, tmp_path, 2, "--limit=anonymous_sockets=1") as (first, second),
+        clients(first, 1) as (early,),
+        clients(second, 2) as (host, late),
+    ):
+        host.guest("host")
+        table_id = host.create("shutbox", 2)["id"]
+        watched, code = watch(early, table_id)
+        assert code is None
+        assert first.proc is not None
+        os.kill(first.proc.pid, signal.SIGSTOP)
+        try:
+            time.sleep(LEASE_SECONDS + 0.5)
+            deadline = time.monotonic() + 10
+            while (code := watch(late, table_id)[1]) is not None:  # the lapsed place is given away
+                assert code == 4429 and time.monotonic() < deadline, code
+                time.sleep(0.2)
+        finally:
+            os.kill(first.proc.pid, signal.SIGCONT)
+        assert closed(watched, timeout=8) == 4429
+        engine = open_database(postgres_url)
+        with engine.connect() as conn:
+            assert conn.execute(select(func.count()).select_from(watchers)).scalar_one() == 1
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_the_chat_rate_holds_when_one_person_writes_through_two_processes_at_once(postgres_url, tmp_path) -> None:
+    """One person sends eight chat messages at the same moment, half through each of two
+    processes, three rounds (the window of 10 s passed between them): exactly five are stored
+    each time (5 per 10 s per person and table, counted in the database, not per process), the
+    others refused with 429 `chat_rate`, and the table holds only the accepted ones."""
+    from nekobako.server.chat import RATE
+
+    count, window = RATE
+    with processes(postgres_url, tmp_path, 2) as (first, second), clients(first, 1) as (alice,):
+        alice.guest("alice")
+        table_id = alice.create("shutbox", 2)["id"]
+        senders = [alice, client_on(second, alice)] * 4
+        accepted: list[str] = []
+        for round_ in range(3):
+            if round_:
+                time.sleep(window + 0.5)
+            answers = at_once(
+                [
+                    lambda c=client, i=i, r=round_: c.http.post(
+                        f"/api/tables/{table_id}/chat", json={"text": f"r{r} m{i}"}
+                    )
+                    for i, client in enumerate(senders)
+                ]
+            )
+            assert sorted(a.status_code for a in answers) == [201] * count + [429] * (8 - count)
+            assert all(a.json()["code"] == "chat_rate" for a in answers if a.status_code == 429)
+            accepted += [a.json()["text"] for a in answers if a.status_code == 201]
+        stored = alice.ok(alice.get(f"/api/tables/{table_id}/chat"))["messages"]
+        assert sorted(m["text"] for m in stored) == sorted(accepted)
+        senders[1].close()
 
 
 def test_a_rematch_counts_as_a_table_its_offerer_hosts(sqlite_url, tmp_path) -> None:

@@ -131,8 +131,10 @@ def test_deadlines_are_extended_after_a_restart(sqlite_url, tmp_path) -> None:
         detail = a.table(table_id)
         assert [s["kind"] for s in detail["seats"]] == ["human", "human"], detail["notices"]
         sock = a.socket(table_id)
-        clock = sock.wait_state()["clock"]
-        assert min(clock["deadlines"].values()) > clock["now"] + 3
+        # the restarted process claims the table in its first round, which may end just after
+        # this socket's first state: the extended due time follows within moments
+        state = sock.wait_state(lambda m: min(m["clock"]["deadlines"].values()) > m["clock"]["now"] + 3, timeout=5)
+        assert not [n for n in state["notices"] if n["kind"] in ("timeout", "replaced")]
         sock.close()
 
 

@@ -3,8 +3,10 @@
 Every second the conductor renews this process's leases, gives up those of tables that no longer
 run, and claims running tables nobody drives (new ones, or those whose holder died and whose
 lease ran out `LEASE_SECONDS` ago). Bots and the clock of a table move only in its holder, so
-they are driven by one process at a time; should two ever act on one position (a holder paused
-past its lease), the database takes the first commit and refuses the other as stale.
+they are driven by one process at a time. A holder paused past its lease (SIGSTOP, a machine
+that stalls) may wake up with its drivers still running and about to commit: every driver's
+commit names the lease epoch it acts under and is refused in the committing transaction once
+another process claimed the table (`store.leases`, `games.Change.fence`), and the driver stops.
 
 Tables this process keeps in memory are also checked against the database's revisions, so a
 change whose signal was missed shows within a second.
@@ -20,6 +22,7 @@ import time
 from collections.abc import Callable
 
 from ..store import leases
+from ..store.games import LeaseLost
 from .clock import extend_lapsed
 from .live import LiveTable
 from .tables import Stale, Tables
@@ -36,7 +39,7 @@ class Conductor:
         self.tables = tables
         self.wake = wake  # start the bots and clock of a table now held
         self.stop = stop  # stop them when the lease was lost
-        self.held: set[int] = set()
+        self.held = tables.leases  # table → epoch of this process's lease
         self.broken: set[int] = set()  # tables that cannot be rebuilt: logged once, left alone
         self.task: asyncio.Task[None] | None = None
 
@@ -74,17 +77,19 @@ class Conductor:
     async def round(self) -> None:
         tables = self.tables
         stamp = time.time()
+        before = dict(self.held)  # a table claimed while the renewal runs is not lost
         kept = await tables.db(leases.renew, self.holder, stamp, LEASE_SECONDS)
-        for table_id in self.held - kept:
+        for table_id in [i for i, epoch in before.items() if kept.get(i) != epoch and self.held.get(i) == epoch]:
             log.warning("table %s: another process took over its bots and clock", table_id)
+            del self.held[table_id]
             live = tables.live.get(table_id)
             if live is not None:
                 self.stop(live)
-        self.held = kept
         done = [i for i in self.held if (t := tables.live.get(i)) is not None and t.row.status != "running"]
         if done:
             await tables.db(leases.release, self.holder, done)
-            self.held.difference_update(done)
+            for table_id in done:
+                self.held.pop(table_id, None)
         await self.catch_up()
         orphans = [i for i in await tables.db(leases.orphans, stamp, CLAIM_BATCH * 4) if i not in self.broken]
         random.shuffle(orphans)
@@ -94,8 +99,8 @@ class Conductor:
     async def claim(self, table_ids: list[int]) -> None:
         """Claim tables and set their bots and clock going."""
         won = await self.tables.db(leases.claim, table_ids, self.holder, time.time(), LEASE_SECONDS)
-        for table_id in won:
-            self.held.add(table_id)
+        for table_id, epoch in won.items():
+            self.held[table_id] = epoch
             try:
                 live = await self.tables.get(table_id)
                 await self.tables.refresh(live)
@@ -108,17 +113,18 @@ class Conductor:
 
     async def release(self, table_id: int) -> None:
         """A table this process drove is over: its lease goes at once."""
-        self.held.discard(table_id)
+        self.held.pop(table_id, None)
         await self.tables.db(leases.release, self.holder, [table_id])
 
     async def _extend_lapsed_deadlines(self, live: LiveTable) -> None:
         """Time nobody drove the table (the server was down) does not count against a person."""
         deadlines = extend_lapsed(live.row.clock, live.row.deadlines)
-        if deadlines == live.row.deadlines or not live.running:
+        epoch = self.held.get(live.id)
+        if deadlines == live.row.deadlines or not live.running or epoch is None:
             return
-        with contextlib.suppress(Stale):
+        with contextlib.suppress(Stale, LeaseLost):
             async with live.lock:
-                await self.tables.persist(live, values={"deadlines": deadlines})
+                await self.tables.persist(live, values={"deadlines": deadlines}, lease=epoch)
 
     async def catch_up(self) -> None:
         """Copies in memory that fell behind the database (a missed signal) are brought up to it.

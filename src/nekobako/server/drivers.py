@@ -4,7 +4,9 @@ One task of each per running table, started by the hub after a change; both act 
 `Moves`, like a person would.
 
 Neither gives up while its table runs: when the database is away they log once, retry with a
-growing pause (at most `MAX_BACKOFF` seconds), and log again when they are back.
+growing pause (at most `MAX_BACKOFF` seconds), and log again when they are back. Both stop when
+this process no longer holds the table's lease: each action names the lease epoch it was chosen
+under, and the commit refuses it once another process claimed the table (`LeaseLost`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import time
 from typing import Any
 
 from ..engine import Action
+from ..store.games import LeaseLost
 from .clock import timeouts_allowed
 from .errors import Refusal
 from .live import LiveTable
@@ -57,26 +60,46 @@ async def _bot_action(moves: Moves, live: LiveTable, seat: int, level: str, rng:
     return action
 
 
+def lease_lost(moves: Moves, live: LiveTable, epoch: int) -> bool:
+    """A driver's commit was refused: this process no longer holds the table's lease at `epoch`.
+    True when it has claimed it again meanwhile (a later epoch: drive on under that one); else it
+    stops driving the table, which another process drives now."""
+    held = moves.tables.leases.get(live.id)
+    if held is not None and held != epoch:
+        return True
+    moves.tables.leases.pop(live.id, None)
+    log.warning("table %s: another process drives it now; its move from here was refused", live.id)
+    return False
+
+
 async def drive_bots(moves: Moves, live: LiveTable) -> None:
     """Let bots in seats move until a person is to move or the game ends. A bot that fails or
     answers something the engine refuses is replaced by a random legal move, so a table never
-    waits for a broken bot."""
+    waits for a broken bot. A move counts only if the seat is still that bot's when it is
+    committed (its player may take it back meanwhile) and this process still drives the table."""
     tables = moves.tables
     failures = 0
     at_random = False
     while live.running and not tables.closing:
         state, seq = live.state, live.row.seq
         assert state is not None
+        epoch = tables.leases.get(live.id)
         seat = next((s for s in state.to_move if live.row.seats[s].kind == "bot"), None)
-        if seat is None:
+        if seat is None or epoch is None:
             return
         level = "random" if at_random else live.row.seats[seat].bot or "random"
         rng = random.Random(f"{live.row.seed}:bot:{seat}:{seq}")
+        turns = live.seat_turns(seat)
         if tables.settings.bot_delay:
             await asyncio.sleep(tables.settings.bot_delay)
         action = await _bot_action(moves, live, seat, level, rng)
         try:
-            await moves.submit(live, seat, seq, str(action))
+            await tables.faults.hold_bot()
+            await moves.submit(live, seat, seq, str(action), bot_turns=turns, lease=epoch)
+        except LeaseLost:
+            if lease_lost(moves, live, epoch):
+                continue
+            return
         except Refusal as refusal:
             if refusal.code == "stale" or live.row.seq != seq:
                 continue  # the position moved on meanwhile; look again
@@ -89,6 +112,8 @@ async def drive_bots(moves: Moves, live: LiveTable) -> None:
             failures += 1
             await asyncio.sleep(backoff(failures))
             continue
+        finally:
+            tables.faults.bot_answered()
         if failures:
             log.warning("table %s: bots move again after %s failed attempts", live.id, failures)
         failures, at_random = 0, False
@@ -105,10 +130,17 @@ async def watch_clock(moves: Moves, live: LiveTable) -> None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(live.clock_wake.wait(), timeout=wait)
             continue
+        epoch = moves.tables.leases.get(live.id)
+        if epoch is None:
+            return
         try:
-            acted = await _play_overdue(moves, live)
+            acted = await _play_overdue(moves, live, epoch)
         except Stale:
             continue  # another process changed the table meanwhile; look again at the fresh copy
+        except LeaseLost:
+            if lease_lost(moves, live, epoch):
+                continue
+            return
         except Exception as exc:
             if failures == 0:
                 log.warning("table %s: the clock waits for the database (%s)", live.id, exc)
@@ -122,9 +154,9 @@ async def watch_clock(moves: Moves, live: LiveTable) -> None:
             await asyncio.sleep(0.05)  # a due time that no longer concerns a person: look again
 
 
-async def _play_overdue(moves: Moves, live: LiveTable) -> bool:
+async def _play_overdue(moves: Moves, live: LiveTable, epoch: int) -> bool:
     """Act for the first overdue person: replace them (too many timeouts in a row) or play their
-    turn. False when nobody is overdue any more (they moved meanwhile)."""
+    turn, under lease `epoch`. False when nobody is overdue any more (they moved meanwhile)."""
     stamp = time.time()
     overdue = [
         int(key)
@@ -136,15 +168,18 @@ async def _play_overdue(moves: Moves, live: LiveTable) -> bool:
     seat, seq, clock = overdue[0], live.row.seq, live.row.clock
     if clock.get("missed", {}).get(str(seat), 0) + 1 >= timeouts_allowed(clock):
         async with live.lock:
-            if live.running and live.row.seats[seat].kind == "human" and live.row.seq == seq:
-                await moves.replace_by_bot(live, seat, "timeout")
+            # still overdue (taking the seat back gives a new due time)
+            overdue_now = live.row.deadlines.get(str(seat), float("inf")) <= time.time()
+            if live.running and live.row.seats[seat].kind == "human" and live.row.seq == seq and overdue_now:
+                await moves.replace_by_bot(live, seat, "timeout", lease=epoch)
         moves.tables.changed(live)
         return True
     rng = random.Random(f"{live.row.seed}:clock:{seat}:{seq}")
     for level in (replacement_level(live.row.game), "random"):  # a bot the engine refuses: at random
         action = await _bot_action(moves, live, seat, level, rng)
         try:
-            await moves.submit(live, seat, seq, str(action), by_clock=True)
+            await moves.tables.faults.hold_bot()
+            await moves.submit(live, seat, seq, str(action), by_clock=True, lease=epoch)
         except Refusal as refusal:
             if refusal.code in ("stale", "not_your_turn", "not_running") or live.row.seq != seq:
                 return True  # the person (or the game) moved meanwhile: look again
@@ -152,5 +187,7 @@ async def _play_overdue(moves: Moves, live: LiveTable) -> bool:
                 raise
             log.error("clock's bot move %r refused at table %s: %s", str(action), live.id, refusal.reason)
             continue
+        finally:
+            moves.tables.faults.bot_answered()
         return True
     return True

@@ -82,6 +82,11 @@ class LiveTable:
                 return seat.seat
         return None
 
+    def seat_turns(self, seat: int) -> int:
+        """How often `seat` changed hands during the game (a bot took it over, its player took it
+        back): a bot's move computed before the count changed is not that seat's bot's any more."""
+        return sum(1 for n in self.row.notices if n.seat == seat and n.kind in ("replaced", "returned"))
+
     def seat_name(self, seat: SeatRow, lang: str = "en") -> str | None:
         """Who sits there, in `lang`: the player's name, "greedy bot", or "bob (greedy bot)" for a
         player a bot replaced; None for an empty seat."""

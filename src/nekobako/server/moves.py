@@ -14,7 +14,7 @@ from typing import Any
 from ..engine import NekobakoError, format_entry
 from ..i18n import Message
 from ..store.database import now
-from ..store.games import NoticeRow, Replaced, SeatRow
+from ..store.games import LeaseLost, NoticeRow, Replaced, SeatRow
 from .clock import clock_after, decision_seconds, timeouts_allowed
 from .errors import ApiError, Refusal
 from .live import LiveTable, draw_chance_steps, new_notice
@@ -30,17 +30,34 @@ class Moves:
         self.tables = tables
 
     @retry_stale(lambda: Refusal("unavailable", Message("error.too_busy")))
-    async def submit(self, live: LiveTable, seat: int, seq: int, text: str, *, by_clock: bool = False) -> None:
+    async def submit(
+        self,
+        live: LiveTable,
+        seat: int,
+        seq: int,
+        text: str,
+        *,
+        person: int | None = None,
+        bot_turns: int | None = None,
+        by_clock: bool = False,
+        lease: int | None = None,
+    ) -> None:
         """Apply `text` for `seat` as the answer to position `seq`, then the chance steps that follow.
         Raises `Refusal` (and changes nothing) when the action is stale, illegal or out of turn.
-        `by_clock`: the person's time ran out and a bot chose this one action for them (their
-        seat stays theirs; the timeout is counted and noticed)."""
+        Who acts is checked under the lock, against the table as it is now, not as it was when
+        the action was chosen: `person` (a user id) must still hold the seat; a bot's move
+        (`bot_turns`: `live.seat_turns(seat)` when it was chosen) counts only while that bot
+        still plays the seat; `by_clock` (the person's time ran out and a bot chose this one
+        action for them; the seat stays theirs, the timeout is counted and noticed) only while
+        the person is overdue. `lease`: the lease epoch under which a driver (bot, clock) chose
+        the action; the commit is refused if this process no longer holds it (`LeaseLost`)."""
         tables = self.tables
         async with live.lock:
             await tables.settle_uncertain(live)
             state, tracker = live.state, live.tracker
             if not live.running or state is None or tracker is None:
                 raise Refusal("not_running", Message("error.not_running"))
+            _check_actor(live, seat, person=person, bot_turns=bot_turns, by_clock=by_clock)
             stale = tracker.stale_reason(seat, seq, live.row.seq)
             if stale is not None:
                 raise Refusal("stale", stale)
@@ -84,16 +101,18 @@ class Moves:
                     new_notices=notices,
                     state=(new_state, new_tracker),
                     extra=extra,
+                    lease=lease,
                 )
-            except Stale:
+            except (Stale, LeaseLost):
                 raise
             except Exception:
                 log.exception("table %s: storing %r failed; reading the table back", live.id, entries)
                 await tables.after_failed_commit(live, values["seq"])
         tables.changed(live)
 
-    async def replace_by_bot(self, live: LiveTable, seat: int, reason: Replaced) -> None:
-        """A bot takes over `seat` for the rest of the game (lock held by the caller)."""
+    async def replace_by_bot(self, live: LiveTable, seat: int, reason: Replaced, *, lease: int | None = None) -> None:
+        """A bot takes over `seat` for the rest of the game (lock held by the caller). `lease`: the
+        clock's (a driver's) change, fenced as in `submit`."""
         await self.tables.settle_uncertain(live)
         level = replacement_level(live.row.game)
         seats = [replace(s) for s in live.row.seats]
@@ -104,7 +123,7 @@ class Moves:
         deadlines = {k: v for k, v in live.row.deadlines.items() if k != str(seat)}
         clock = _without_missed(live.row.clock, seat)
         values = {"deadlines": deadlines, "clock": clock}
-        await self.tables.persist(live, seat_rows=seats, values=values, new_notices=[notice])
+        await self.tables.persist(live, seat_rows=seats, values=values, new_notices=[notice], lease=lease)
 
     @retry_stale(lambda: ApiError(503, "busy", Message("error.too_fast")))
     async def reclaim(self, live: LiveTable, user: dict[str, Any]) -> None:
@@ -128,6 +147,19 @@ class Moves:
             values = {"deadlines": deadlines, "clock": clock}
             await self.tables.persist(live, seat_rows=seats, values=values, new_notices=[notice])
         self.tables.changed(live)
+
+
+def _check_actor(live: LiveTable, seat: int, *, person: int | None, bot_turns: int | None, by_clock: bool) -> None:
+    """Refuse an action whose chooser no longer acts for `seat` (see `Moves.submit`)."""
+    row = live.row.seats[seat]
+    if person is not None and (row.kind != "human" or row.user_id != person):
+        raise Refusal("spectator", Message("error.ws.spectator"))
+    if bot_turns is not None and (row.kind != "bot" or live.seat_turns(seat) != bot_turns):
+        raise Refusal("stale", Message("error.seat_changed", seat=seat))
+    if by_clock:
+        due = live.row.deadlines.get(str(seat))
+        if row.kind != "human" or due is None or due > time.time():
+            raise Refusal("stale", Message("error.seat_changed", seat=seat))
 
 
 def _without_missed(clock: dict[str, Any], seat: int) -> dict[str, Any]:

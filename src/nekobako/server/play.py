@@ -44,10 +44,12 @@ async def table_socket(ws: WebSocket) -> None:
     user = await current_user(ws)
     await ws.accept()
     place = None if user is not None else await hub.watchers.admit(live.id)  # counted over every process
+    reason = "too many anonymous watchers; log in or play as a guest to watch"
     if user is None and place is None:
-        reason = "too many anonymous watchers; log in or play as a guest to watch"
         await ws.close(code=CloseCode.TOO_MANY_WATCHERS, reason=reason)
         return
+    if place is not None:  # its place lapsed (this process stalled) and none is left: closed
+        place.lost = lambda: ws.close(code=CloseCode.TOO_MANY_WATCHERS, reason=reason)
     try:
         await _serve(hub, ws, live, user)
     finally:
@@ -136,7 +138,7 @@ async def _action(hub: Hub, conn: Connection, data: dict[str, Any]) -> None:
         _refuse(conn, "spectator", Message("error.ws.spectator"), **echo)
         return
     try:
-        await hub.moves.submit(conn.table, seat, seq, action)
+        await hub.moves.submit(conn.table, seat, seq, action, person=conn.user["id"] if conn.user else None)
     except Refusal as refusal:
         _refuse(conn, refusal.code, refusal.message, **echo)
 

@@ -135,13 +135,18 @@ class Rooms:
             if live.row.status == "open":
                 seats = [replace(s) for s in live.row.seats]
                 seats[seat] = SeatRow(seat)
-                humans = [s for s in seats if s.kind == "human"]
+                humans = [s.user_id for s in seats if s.kind == "human" and s.user_id is not None]
                 values: dict[str, Any] = {}
                 if not humans:
                     values["status"] = "abandoned"
+                check: Callable[[Connection], None] | None = None
+                locks: tuple[str, ...] = ()
                 if live.row.host_id == user["id"]:
-                    values["host_id"] = humans[0].user_id if humans else None
-                await self.tables.persist(live, seat_rows=seats, values=values)
+                    values["host_id"] = None
+                    if humans:
+                        check = partial(self._pass_hosting, live.id, humans, values)
+                        locks = (*map(quotas.hosting_lock, humans), quotas.STRONG_LOCK)
+                await self.tables.persist(live, seat_rows=seats, values=values, check=check, locks=locks)
             elif live.running:
                 await self.moves.replace_by_bot(live, seat, "left")
         self.tables.changed(live)
@@ -173,8 +178,9 @@ class Rooms:
             for index in targets:
                 seats[index] = SeatRow(index, "bot", bot=level)
             check = self._strong_bot_check(live) if level in STRONG_LEVELS else None
+            locks = (quotas.STRONG_LOCK,) if check is not None else ()
             try:
-                await self.tables.persist(live, seat_rows=seats, check=check)
+                await self.tables.persist(live, seat_rows=seats, check=check, locks=locks)
             except quotas.StrongBotsTooMany as exc:
                 raise quota_error(exc, self.limits) from None
         self.tables.changed(live)
@@ -225,6 +231,23 @@ class Rooms:
         if self.started is not None:
             await self.started(live)
         return live
+
+    def _pass_hosting(self, table_id: int, humans: list[int], values: dict[str, Any], conn: Connection) -> None:
+        """In the commit of a host's leaving: the first person still seated whom the limits let
+        host this table (`open_tables`, and `strong_bot_tables` if it has a searching bot)
+        becomes its host; when nobody may, the table closes (abandoned), as when the last person
+        leaves: a table nobody may host could never start."""
+        host = quotas.next_host(
+            conn,
+            table_id=table_id,
+            candidates=humans,
+            most_hosted=self.limits.open_tables,
+            levels=STRONG_LEVELS,
+            per_host_strong=self.limits.strong_bot_tables,
+        )
+        values["host_id"] = host
+        if host is None:
+            values["status"] = "abandoned"
 
     def _strong_bot_check(self, live: LiveTable) -> Callable[[Connection], None]:
         """Searching bots cost a process's whole second per move: a few tables per host and per

@@ -151,6 +151,8 @@ class Tables:
         self.workers = Workers(settings)
         self.faults = Faults()
         self.live: dict[int, LiveTable] = {}
+        # the tables whose bots and clock this process drives → the epoch of its lease (`conductor`)
+        self.leases: dict[int, int] = {}
         self.finished_order: dict[int, None] = {}  # finished tables in memory, oldest first
         self.listeners: list[Listener] = []
         self._loading = asyncio.Lock()
@@ -318,9 +320,14 @@ class Tables:
         users: dict[int, dict[str, Any]] | None = None,
         extra: Callable[[Any], None] | None = None,
         check: Callable[[Any], None] | None = None,
+        lease: int | None = None,
+        locks: tuple[str, ...] = (),
     ) -> None:
         """Commit one change, then (and only then) show it in memory. Shielded: once the commit
-        has started, cancelling the caller cannot leave memory behind the database."""
+        has started, cancelling the caller cannot leave memory behind the database. `check` and
+        `locks`: a quota counted in the commit (`games.Change`). `lease`: a
+        driver's change, made under this epoch of this process's lease; refused with `LeaseLost`
+        (nothing changes) once another process holds the table."""
 
         changed_seats = [new for old, new in zip(live.row.seats, seat_rows or (), strict=False) if new != old]
         change = games.Change(
@@ -334,6 +341,8 @@ class Tables:
             extra=extra,
             check=check,
             hooks=self.faults if self.faults.active else None,
+            fence=None if lease is None else (self.origin, lease),
+            locks=locks,
         )
 
         async def work() -> None:

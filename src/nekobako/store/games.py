@@ -16,9 +16,9 @@ from typing import Any, Literal, Protocol, get_args
 import orjson
 from sqlalchemy import JSON, Connection, Engine, bindparam, insert, select, update
 
-from .database import aware, now
+from .database import aware, hold, now
 from .quotas import limit_hosting
-from .schema import actions, notices, seats, tables
+from .schema import actions, leases, notices, seats, tables
 
 SeatKind = Literal["empty", "human", "bot"]
 Replaced = Literal["left", "timeout"]
@@ -185,6 +185,11 @@ class StaleCopy(Exception):
     """The table changed in the database since the caller read it (another process changed it)."""
 
 
+class LeaseLost(Exception):
+    """A driver's change (a bot's move, the clock's) from a process that no longer holds the
+    table's lease, or holds a later one (`Change.fence`): another process drives the table."""
+
+
 @dataclass
 class Change:
     """One change to one table, committed only if the table is still at `revision`. Actions are
@@ -192,8 +197,12 @@ class Change:
     seq, too); `seat_rows` are the seats that changed (only those are written). `check` runs
     in the same transaction before it is written and refuses it by raising (a quota counted under
     its lock: `store.quotas`); `extra` runs after it (ratings of a finished game); `hooks` inject
-    faults in tests (they raise before the change is written or after it is committed). Other
-    processes hear of committed changes from the server (`server.signals`), not from here."""
+    faults in tests (they raise before the change is written or after it is committed). `fence`
+    (holder, epoch): a change a table's driver made, committed only while that process holds
+    that lease (`store.leases`; else `LeaseLost`). `locks`: the named locks (`database.hold`)
+    its `check` takes; a transaction takes every change's at its start, sorted, so checks of one
+    group commit never take theirs in an order another transaction could cross. Other processes
+    hear of committed changes from the server (`server.signals`), not from here."""
 
     table_id: int
     revision: int
@@ -205,6 +214,8 @@ class Change:
     check: Callable[[Connection], None] | None = None
     extra: Callable[[Connection], None] | None = None
     hooks: CommitHooks | None = None
+    fence: tuple[str, int] | None = None
+    locks: Sequence[str] = ()
 
     @property
     def plays(self) -> bool:
@@ -238,8 +249,14 @@ def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exce
     results: dict[int, int | Exception] = {}
     ready: list[int] = []  # past their hooks and checks
     with engine.begin() as conn:
+        held = _fences(conn, changes)
+        for name in sorted({name for change in changes for name in change.locks}):
+            hold(conn, name)
         for index in sorted(range(len(changes)), key=lambda i: changes[i].check is None):
             change = changes[index]
+            if change.fence is not None and held.get(change.table_id) != change.fence:
+                results[index] = LeaseLost(f"table {change.table_id}: lease {change.fence} is no longer held")
+                continue
             try:
                 if change.hooks is not None:
                     change.hooks.before_commit(change.plays)
@@ -277,6 +294,32 @@ def commit_changes(engine: Engine, changes: Sequence[Change]) -> list[int | Exce
             except Exception as exc:  # an injected lost acknowledgement: stored, reported as failed
                 results[index] = exc
     return [results[index] for index in range(len(changes))]
+
+
+def _fences(conn: Connection, changes: Sequence[Change]) -> dict[int, tuple[str, int]]:
+    """The leases (holder, epoch) of the tables of the fenced changes, share-locked until the
+    transaction ends (in table order, as every statement that locks several leases): a claim
+    waits for this commit, and a commit after a claim sees the new holder."""
+    fenced = sorted({c.table_id for c in changes if c.fence is not None})
+    if not fenced:
+        return {}
+    if conn.dialect.name == "postgresql":  # psycopg itself: prepared after five runs, no compiling
+        driver = conn.connection.driver_connection
+        assert driver is not None
+        with driver.cursor() as cursor:
+            cursor.execute(
+                f"SELECT table_id, holder, epoch FROM {leases.name} WHERE table_id = ANY(%(ids)s)"
+                " ORDER BY table_id FOR SHARE",
+                {"ids": fenced},
+            )
+            return {table_id: (holder, epoch) for table_id, holder, epoch in cursor.fetchall()}
+    query = (
+        select(leases.c.table_id, leases.c.holder, leases.c.epoch)
+        .where(leases.c.table_id.in_(fenced))
+        .order_by(leases.c.table_id)
+        .with_for_update(read=True)
+    )
+    return {r.table_id: (r.holder, r.epoch) for r in conn.execute(query)}
 
 
 def _settled(change: Change, moved: bool) -> int | Exception:

@@ -3,12 +3,17 @@ the quota's lock (`database.hold`): however many server processes share the data
 requests cannot both see room for one more and both take it.
 
 - tables one user hosts that are open or running (`limit_hosting`);
-- tables with a searching bot, per host and per server (`limit_strong_bots`).
+- tables with a searching bot, per host and per server (`limit_strong_bots`);
+- who inherits an open table whose host left (`next_host`): someone those limits allow.
+
+Lock names sort in the order they are taken (`hosting/…` before `quota/strong-bots`), and a
+transaction that takes several takes them sorted (`games.Change.locks`), so two transactions
+never wait for each other in a circle.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from sqlalchemy import Connection, func, select
 
@@ -39,7 +44,7 @@ class StrongBotsTooMany(Exception):
 
 def limit_hosting(conn: Connection, host_id: int, most: int) -> None:
     """Raise `HostsTooMany` unless `host_id` hosts fewer than `most` open or running tables."""
-    hold(conn, f"hosting/{host_id}")
+    hold(conn, hosting_lock(host_id))
     query = select(func.count()).where(tables.c.host_id == host_id, tables.c.status.in_(LIVE))
     hosted = int(conn.execute(query).scalar_one())
     if hosted >= most:
@@ -86,3 +91,34 @@ def strong_tables(conn: Connection, levels: Iterable[str]) -> dict[int, int | No
         )
     )
     return {r.id: r.host_id for r in conn.execute(query)}
+
+
+def hosting_lock(user_id: int) -> str:
+    return f"hosting/{user_id}"
+
+
+def next_host(
+    conn: Connection,
+    *,
+    table_id: int,
+    candidates: Sequence[int],
+    most_hosted: int,
+    levels: Iterable[str],
+    per_host_strong: int,
+) -> int | None:
+    """Who inherits open table `table_id` from a host who left: the first of `candidates` (the
+    people still seated, in seat order) who hosts fewer than `most_hosted` open or running tables
+    and, when this table has a searching bot, fewer than `per_host_strong` tables with one; None
+    when nobody may. Counted under the same locks as the quotas themselves."""
+    for user_id in sorted(set(candidates), key=hosting_lock):
+        hold(conn, hosting_lock(user_id))
+    hold(conn, STRONG_LOCK)
+    strong = strong_tables(conn, levels)
+    for user_id in candidates:
+        query = select(func.count()).where(tables.c.host_id == user_id, tables.c.status.in_(LIVE))
+        if int(conn.execute(query).scalar_one()) >= most_hosted:
+            continue
+        if table_id in strong and sum(1 for host in strong.values() if host == user_id) >= per_host_strong:
+            continue
+        return user_id
+    return None

@@ -184,10 +184,12 @@ leases = Table(
     "leases",
     metadata,
     # the one server process that drives a running table's bots and clock, until `until` (Unix
-    # time) unless it renews: another process takes the table over once the lease has run out
+    # time) unless it renews: another process takes the table over once the lease has run out.
+    # `epoch` counts the holders: a driver's commit names the epoch it acts under (a fence)
     Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
     Column("holder", String(80), nullable=False, index=True),
     Column("until", Float, nullable=False),
+    Column("epoch", Integer, nullable=False, default=1, server_default="1"),
 )
 
 attempts = Table(

@@ -35,11 +35,19 @@ def leave(engine: Engine, watcher_ids: Collection[int]) -> None:
             conn.execute(delete(watchers).where(watchers.c.id.in_(list(watcher_ids))))
 
 
-def renew(engine: Engine, watcher_ids: Collection[int], now: float, ttl: float) -> None:
-    """The named watchers (a process's own, still connected) live `ttl` seconds more."""
-    if watcher_ids:
-        with engine.begin() as conn:
-            conn.execute(update(watchers).where(watchers.c.id.in_(list(watcher_ids))).values(until=now + ttl))
+def renew(engine: Engine, watcher_ids: Collection[int], now: float, ttl: float) -> set[int]:
+    """The named watchers (a process's own, still connected) live `ttl` seconds more; returns
+    those still there (a row whose lease ran out may have been deleted to admit someone else)."""
+    if not watcher_ids:
+        return set()
+    with engine.begin() as conn:
+        rows = conn.execute(
+            update(watchers)
+            .where(watchers.c.id.in_(list(watcher_ids)))
+            .values(until=now + ttl)
+            .returning(watchers.c.id)
+        )
+        return {r.id for r in rows}
 
 
 def purge(engine: Engine, now: float) -> int:
