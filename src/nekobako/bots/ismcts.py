@@ -93,7 +93,13 @@ class ISMCTSBot:
     @classmethod
     def from_params(cls, game: str, **params: Any) -> ISMCTSBot:
         """Build from `make_bot` keyword parameters (text values from the command line accepted)."""
-        allowed = {"iterations": int, "seconds": float, "exploration": float, "horizon": str, "kernel": _flag}
+        allowed: dict[str, Callable[[Any], Any]] = {
+            "iterations": int,
+            "seconds": float,
+            "exploration": float,
+            "horizon": str,
+            "kernel": _flag,
+        }
         kwargs: dict[str, Any] = {}
         for key, value in params.items():
             if key not in allowed:

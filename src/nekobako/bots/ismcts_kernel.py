@@ -107,7 +107,7 @@ def root_visits(tree: Tree, keymap: np.ndarray, kernel: Kernel, me: int) -> Mapp
 def _hash(parent: int, key: int, mask: int) -> int:
     x = np.uint64(parent) * np.uint64(0x9E3779B97F4A7C15) ^ np.uint64(key) * np.uint64(0xBF58476D1CE4E5B9)
     x ^= x >> np.uint64(31)
-    return np.int64(x & np.uint64(mask))
+    return np.int64(x & np.uint64(mask))  # type: ignore[return-value]
 
 
 @njit(cache=True)
@@ -223,7 +223,6 @@ def search(
     where `spec` is not empty, else `worlds[i % len(worlds)]`."""
     players = keymap.shape[0]
     capacity = len(visits)
-    mask = len(tchild) - 1
     a = np.empty(worlds.shape[1], dtype=np.int64)
     seats = np.empty(players + 1, dtype=np.int64)
     ids = np.empty(keymap.shape[1], dtype=np.int64)

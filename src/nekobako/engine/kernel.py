@@ -54,8 +54,8 @@ from __future__ import annotations
 import importlib
 import os
 from abc import ABC, abstractmethod
-from functools import cache
 from collections.abc import Mapping
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .game import CHANCE, Action, State
