@@ -232,7 +232,7 @@ class ISMCTSBot:
                 if now >= deadline:
                     break
                 rate = total / max(now - start, 1e-9)  # chunks of ~10 ms, fewer near the deadline
-                chunk = max(1, min(int(rate * min(0.01, deadline - now)), 1 << 16))
+                chunk = max(1, min(round(rate * min(0.01, deadline - now)), 1 << 16))
         self.last_iterations = total
         self.last_root = None
         self.last_tree = tree
