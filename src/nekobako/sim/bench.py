@@ -121,6 +121,7 @@ def ismcts_rate(game: str, players: int, iterations: int, seed: int = 0) -> floa
     if len(legal) < 2:
         raise RuntimeError("the first decision is forced; nothing to search")
 
+    make_bot("ismcts", game=game, iterations=1).choose(view, legal, random.Random(seed))  # load compiled code
     bot = make_bot("ismcts", game=game, iterations=iterations)
     start = time.perf_counter()
     bot.choose(view, legal, random.Random(seed))
