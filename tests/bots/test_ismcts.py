@@ -62,7 +62,7 @@ def test_finds_an_obvious_win(game: str, players: int, options, late) -> None:
 
 def test_seconds_budget_reads_the_injected_clock(position) -> None:
     ticks = iter(range(1_000_000))
-    bot = ISMCTSBot("catbox", seconds=0.5, clock=lambda: next(ticks) * 0.01)
+    bot = ISMCTSBot("catbox", seconds=0.5, clock=lambda: next(ticks) * 0.01, kernel=False)
     state, seat = position("catbox", 4, random.Random(3))
     while len(state.legal_actions(seat)) < 2:
         state, seat = position("catbox", 4, random.Random(len(state.history)))

@@ -106,6 +106,7 @@ def test_hidden_cards_never_change_a_decision(game: str, players: int, position)
     rng = random.Random(f"peek{game}{players}")
     small = {"ismcts": {"iterations": 60}}
     bots = [make_bot(level, game=game, **small.get(level, {})) for level in bot_names(game)]
+    bots.append(make_bot("ismcts", game=game, iterations=60, kernel=False))  # the pure search too
     pairs = 0
     caught = 0
     for trial in range(40):

@@ -61,6 +61,7 @@ class ISMCTSBot:
         horizon: str | None = None,
         clock: Callable[[], float] = time.perf_counter,
         max_rollout: int = 10_000,
+        kernel: bool = True,
     ) -> None:
         if iterations is None and seconds is None:
             iterations = 1000
@@ -82,14 +83,23 @@ class ISMCTSBot:
         self.hints = hints
         self.clock = clock
         self.max_rollout = max_rollout
+        self.kernel = bool(kernel)  # search in the game's compiled kernel where it has one
         self.last_iterations = 0  # iterations run by the last `choose` (for benchmarks)
         self.last_root: Node | None = None  # the last search tree (for tests and analysis)
         self._keys: dict[tuple[int, int], dict[Action, Any]] = {}  # (actor, viewer) → action → key
+        self._keymaps: dict[tuple[Any, int], Any] = {}  # (kernel, seat) → ismcts_kernel.key_map
+        self.last_tree: Any = None  # the last compiled search's ismcts_kernel.Tree (kernel path)
 
     @classmethod
     def from_params(cls, game: str, **params: Any) -> ISMCTSBot:
         """Build from `make_bot` keyword parameters (text values from the command line accepted)."""
-        allowed = {"iterations": int, "seconds": float, "exploration": float, "horizon": str}
+        allowed: dict[str, Callable[[Any], Any]] = {
+            "iterations": int,
+            "seconds": float,
+            "exploration": float,
+            "horizon": str,
+            "kernel": _flag,
+        }
         kwargs: dict[str, Any] = {}
         for key, value in params.items():
             if key not in allowed:
@@ -98,13 +108,14 @@ class ISMCTSBot:
                 continue
             try:
                 kwargs[key] = allowed[key](value)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, KeyError):
                 raise InvalidOptions(Message("bots.ismcts.bad_value", name=key, value=repr(value))) from None
         return cls(game, **kwargs)
 
     def __repr__(self) -> str:
         budget = f"iterations={self.iterations}" if self.seconds is None else f"seconds={self.seconds}"
-        return f"ISMCTSBot({self.game.name!r}, {budget}, exploration={self.exploration})"
+        kernel = "" if self.kernel else ", kernel=False"
+        return f"ISMCTSBot({self.game.name!r}, {budget}, exploration={self.exploration}{kernel})"
 
     # -- the search ----------------------------------------------------------------------------
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
@@ -112,6 +123,9 @@ class ISMCTSBot:
             self.last_iterations = 0
             return only
         seen = self.game.read_view(view)
+        if self.kernel and (kernel := self._kernel(seen)) is not None and _compiled_search(kernel.game_name):
+            return self._choose_compiled(kernel, view, seen, legal, rng)
+        self.last_tree = None
         root_seat = seen.me
         root = Node()
         rounds = len(seen.round_scores)
@@ -146,6 +160,83 @@ class ISMCTSBot:
             if child is not None and child.visits > best_visits:
                 best, best_visits = action, child.visits
         return best
+
+    def _kernel(self, seen: Any) -> Any:
+        """The table's kernel (engine/kernel.py), or None: no numba, NEKOBAKO_PURE, or none for the game."""
+        from ..engine.kernel import kernel_for
+
+        return kernel_for(self.game.name, seen.players, self.game.options(seen.options, seen.players))
+
+    def _choose_compiled(
+        self, kernel: Any, view: Mapping[str, Any], seen: Any, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The same search with the iterations in compiled code (ismcts_kernel): worlds from the
+        game's compiled `determinize` where it has one, else packed from `Game.determinize`."""
+        import numpy as np
+
+        from ..engine.kernel_rng import new_rng
+        from . import ismcts_kernel as ik
+
+        me = seen.me
+        keymap = self._keymaps.get((kernel, me))
+        if keymap is None:
+            keymap = self._keymaps[(kernel, me)] = ik.key_map(self.game, kernel, me)
+        generator = new_rng(rng.getrandbits(64))
+        spec = np.zeros(0, dtype=np.int64)
+        worlds: Any = None
+        if self.hints.perfect_information:
+            worlds = kernel.pack(self.game.determinize(view, rng))[None, :]
+        elif kernel.determinize is not None:
+            template, spec = kernel.sampler(view)
+            worlds = template[None, :]
+        tree = ik.Tree(1 + (self.iterations if self.seconds is None and self.iterations else 1 << 14) + ik.MAX_DEPTH)
+        hints = self.hints
+        fixed = (
+            len(seen.round_scores),
+            self.horizon == "round",
+            self.exploration,
+            -1.0 if hints.lower_is_better else 1.0,
+            float(hints.scale),
+            self.max_rollout,
+            generator,
+            ik.GAMES[kernel.game_name],
+        )
+
+        def run(count: int) -> int:
+            nonlocal tree
+            batch = worlds
+            if batch is None:  # one packed world of `Game.determinize` per iteration
+                batch = np.stack([kernel.pack(self.game.determinize(view, rng)) for _ in range(count)])
+            t = tree
+            done: int = ik.search(
+                t.visits, t.reward, t.avail, t.parent, t.key, t.child, t.used, count, batch[0], spec, batch, keymap, me,
+                *fixed,
+            )  # fmt: skip
+            if done < count:
+                tree = tree.grown()
+            return done
+
+        total = 0
+        if self.seconds is None:
+            assert self.iterations is not None
+            while total < self.iterations:
+                total += run(self.iterations - total)
+        else:
+            start = self.clock()
+            deadline = start + self.seconds
+            limit = self.iterations
+            chunk = 16
+            while limit is None or total < limit:
+                total += run(chunk if limit is None else min(chunk, limit - total))
+                now = self.clock()
+                if now >= deadline:
+                    break
+                rate = total / max(now - start, 1e-9)  # chunks of ~10 ms, fewer near the deadline
+                chunk = max(1, min(round(rate * min(0.01, deadline - now)), 1 << 16))
+        self.last_iterations = total
+        self.last_root = None
+        self.last_tree = tree
+        return ik.most_visited(tree, keymap, kernel, me, legal)
 
     def _key(self, actor: int, viewer: int, action: Action) -> Any:
         """The action's text as `viewer` reads it (cached: actions are immutable values)."""
@@ -272,6 +363,20 @@ def _revealed(state: State, node: Node, start: int, me: int) -> Node:
     if below is None:
         below = node.children[shown] = Node()
     return below
+
+
+def _compiled_search(game: str) -> bool:
+    """Does the compiled search (ismcts_kernel.GAMES) know this game's kernel?"""
+    from . import ismcts_kernel
+
+    return game in ismcts_kernel.GAMES
+
+
+def _flag(value: Any) -> bool:
+    """A yes/no parameter, as a bool or as command-line text (true/false, yes/no, 1/0)."""
+    if isinstance(value, bool):
+        return value
+    return {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}[str(value).strip().lower()]
 
 
 def _sample(outcomes: Sequence[tuple[Action, float]], rng: random.Random) -> Action:

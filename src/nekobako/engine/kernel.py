@@ -34,6 +34,12 @@ what they share:
   | `rounds_done(a) -> int` | finished rounds (a rollout's round horizon) |
   | `playout(a, rng, max_actions) -> int` | uniformly random play to the end; actions applied |
 
+  Optionally, a game's kernel also samples worlds for a search (`ismcts`): `sampler(view)` parses a
+  seat's view once, in Python, into a template array and an `int64` spec, and the compiled
+  `determinize(template, spec, rng, out)` writes one world into `out` as `Game.determinize` samples
+  it (same distribution, the kernel's generator). Without them (`determinize` None) a search packs
+  worlds of `Game.determinize`.
+
   A forced chance outcome (a record's deal or roll) goes through `Kernel.force_chance(a, action)`,
   which converts the engine's chance action to codes in Python and applies them in the kernel;
   `Kernel.chance_action(a, codes)` turns drawn codes back into the engine's action, so a seeded
@@ -48,6 +54,7 @@ from __future__ import annotations
 import importlib
 import os
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -102,6 +109,8 @@ class Kernel(ABC):
     scores: Any
     rounds_done: Any
     playout: Any
+    determinize: Any = None
+    """Optional: the compiled sampler of worlds (see the module docstring), or None."""
 
     @property
     @abstractmethod
@@ -123,6 +132,10 @@ class Kernel(ABC):
     @abstractmethod
     def chance_action(self, array: np.ndarray, codes: np.ndarray) -> Action:
         """The engine's chance action for codes drawn at `array` (before applying them)."""
+
+    def sampler(self, view: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+        """The template array and spec of `view` for the compiled `determinize` (games that have one)."""
+        raise NotImplementedError(f"{self.game_name} has no compiled determinize")
 
     def force_chance(self, array: np.ndarray, action: Action) -> None:
         """Apply a given chance outcome (the engine's action value) to `array`."""

@@ -196,7 +196,7 @@ def ismcts_rate(game: str, players: int, iterations: int, seed: int = 0) -> floa
     if len(legal) < 2:
         raise RuntimeError("the first decision is forced; nothing to search")
 
-    make_bot("ismcts", game=game, iterations=10).choose(view, legal, random.Random(seed))  # first use
+    make_bot("ismcts", game=game, iterations=10).choose(view, legal, random.Random(seed))  # first use: compiled code
     bot = make_bot("ismcts", game=game, iterations=iterations)
     start = time.process_time()
     bot.choose(view, legal, random.Random(seed))

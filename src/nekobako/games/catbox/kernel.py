@@ -37,6 +37,7 @@ encoding's `deal_from` order: hands in seat order, then the revealed and hidden 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -51,6 +52,7 @@ from .actions import PLAYS, CatboxAction, Deal, Start
 from .board import pack as pack_cards
 from .board import table_for
 from .board import unpack as unpack_cards
+from .determinize import MAX_TRIES, determinizer
 from .game import GAME
 from .layouts import BLOCKER_ROWS, COPIES
 from .phases import DEAL, DISCARD, PLAY, PREDICT, START
@@ -615,6 +617,71 @@ def playout(a: np.ndarray, rng: np.ndarray, max_actions: int) -> int:
     return count
 
 
+# -- worlds for a search (a compiled `Game.determinize`) -----------------------------------------
+# A sampler spec (int64): the checked seat (-1: none), where its hand starts in the pool, the numbers
+# it could play (mask), how many slots, how many pool cards, then (seat, cards, discarded) per slot,
+# then the pool. determinize.Determinizer computes all of it from the view; see `sampler`.
+S_CHECK, S_CHECK_AT, S_PLAYABLE, S_SLOTS, S_POOL, S_HEAD = 0, 1, 2, 3, 4, 5
+
+
+@njit(cache=True, inline="always")
+def _place(a: np.ndarray, spec: np.ndarray, cards: int) -> None:
+    """Hands, discards and hidden centre cards of the other seats from the pool shuffled into
+    `a[cards:]` (determinize.Determinizer._place)."""
+    at = cards
+    for i in range(spec[S_SLOTS]):
+        seat = spec[S_HEAD + 3 * i]
+        hand = 0
+        held = 0
+        for _ in range(spec[S_HEAD + 3 * i + 1]):
+            n = a[at]
+            at += 1
+            hand += 1 << (4 * n)
+            held |= 1 << n
+        a[HANDS + seat] = hand
+        a[HELD + seat] = held
+        if spec[S_HEAD + 3 * i + 2]:
+            a[DISCARDS + seat] = a[at]
+            at += 1
+    hidden = 0
+    for i in range(at, cards + spec[S_POOL]):
+        hidden += 1 << (4 * a[i])
+    a[HIDDEN] = hidden
+
+
+@njit(cache=True)
+def determinize(template: np.ndarray, spec: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
+    """One world into `out`: `template` (the view's position, others' cards missing) with the pool
+    shuffled into the slots, as `Game.determinize` samples (uniform over the deals the counts allow,
+    the seat to play holding a legal play; rejection, then the same fallback). The pool is shuffled
+    in `out`'s scratch, left 0 again."""
+    pool = S_HEAD + 3 * spec[S_SLOTS]
+    size = spec[S_POOL]
+    check = spec[S_CHECK]
+    for attempt in range(MAX_TRIES + 1):
+        out[:] = template
+        for i in range(size):
+            out[DECK + i] = spec[pool + i]
+        for i in range(size - 1, 0, -1):
+            j = DECK + _below(rng, i + 1)
+            card = out[DECK + i]
+            out[DECK + i] = out[j]
+            out[j] = card
+        if attempt == MAX_TRIES and check >= 0:  # the first playable card of a shuffle: a uniform pick
+            to = DECK + spec[S_CHECK_AT]
+            for i in range(DECK, DECK + size):
+                if spec[S_PLAYABLE] >> out[i] & 1:
+                    card = out[i]
+                    out[i] = out[to]
+                    out[to] = card
+                    break
+        _place(out, spec, DECK)
+        for i in range(size):
+            out[DECK + i] = 0
+        if check < 0 or _can_play(out, check):
+            return
+
+
 # -- the Python side ----------------------------------------------------------------------------
 class CatboxKernel(Kernel):
     game_name = "catbox"
@@ -633,6 +700,7 @@ class CatboxKernel(Kernel):
     scores = staticmethod(scores)
     rounds_done = staticmethod(rounds_done)
     playout = staticmethod(playout)
+    determinize = staticmethod(determinize)
 
     def __init__(self, players: int, options: Options, encoding: Encoding):
         super().__init__(players, options, encoding)
@@ -744,6 +812,15 @@ class CatboxKernel(Kernel):
         else:
             state.to_move_ = (state.current,)
         return state
+
+    def sampler(self, view: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+        """The template position and sampler spec of `view` for the compiled `determinize`, from
+        the same parse of the view as `Game.determinize` (determinize.Determinizer)."""
+        d = determinizer(GAME, view)
+        spec = [d.check, d.check_at, d.playable, len(d.slots), len(d.pool)]
+        for seat, cards, discarded in d.slots:
+            spec += [seat, cards, int(bool(discarded))]
+        return self.pack(d.template), np.array(spec + list(d.pool), dtype=np.int64)
 
     def chance_codes(self, array: np.ndarray, action: CatboxAction) -> np.ndarray:  # type: ignore[override]
         if isinstance(action, Start):
