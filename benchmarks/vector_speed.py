@@ -5,7 +5,8 @@ reads the legal mask (not a test; run by hand, issue 28):
 
 Pinned to one core (`sim.bench.one_core`); per second of CPU time; medians over 5 samples, after
 one untimed step (numba compiles the loops at the first `Tables`). For every game that has a
-kernel, at its registered table size (Shut the Box 1 player, the others 4):
+kernel, at the table size of `nekobako bench`'s `rl` section (`sim.bench.RL_CASES`: Shut the Box 2
+players, the others 4):
 
 * `self-play`: `Tables(seat=None)`, every seat chosen by the policy; an agent-step is one action;
 * `gymnasium`: `NekobakoVectorEnv` (one learner, the other seats random in the kernel, `copy=False`,
@@ -26,9 +27,8 @@ import numpy as np
 
 from nekobako.engine import game_names
 from nekobako.engine.kernel import pure_reason
-from nekobako.rl import GYM_IDS
 from nekobako.rl.vector import NekobakoVectorEnv, Tables, vector_reason
-from nekobako.sim.bench import one_core
+from nekobako.sim.bench import RL_CASES, one_core
 
 SAMPLES = 5
 SEED = 28
@@ -83,7 +83,6 @@ def main(seconds: float, n: int) -> None:
     reason = pure_reason()
     if reason is not None:
         sys.exit(f"the kernels are off: {reason}")
-    players_of = {game: players for game, players in GYM_IDS.values()}
     with one_core() as core:
         print(f"pinned to core {core}; {n} tables; medians of {SAMPLES} samples of {seconds:g} s (CPU)")
         for game in game_names():
@@ -91,7 +90,7 @@ def main(seconds: float, n: int) -> None:
             if why is not None:
                 print(f"{game:9} skipped: {why}")
                 continue
-            players = players_of[game]
+            players = RL_CASES[game]
             for name, make in (("self-play", _self_play), ("gymnasium", _gymnasium)):
                 step = make(game, players, n)
                 rate = statistics.median(_sample(step, n, seconds) for _ in range(SAMPLES))
