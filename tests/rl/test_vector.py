@@ -68,7 +68,9 @@ def _tables(game: str) -> list[tuple[int, dict[str, Any]]]:
 
 
 CASES = [(g, p, o) for g in GAMES for p, o in _tables(g)]
-CASE_IDS = [f"{g}-{p}p-" + "-".join(f"{k}={v}" for k, v in sorted(o.items())) for g, p, o in CASES]
+CASE_IDS = [
+    f"{g}-{p}p-" + "-".join(f"{k}={v}" for k, v in sorted(o.items()) if not isinstance(v, list)) for g, p, o in CASES
+]
 
 
 def _expected(tables: Tables, i: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
