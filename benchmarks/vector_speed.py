@@ -13,7 +13,8 @@ players, the others 4):
   as a training loop that reads the arrays at once uses it); an agent-step is one learner action.
 
 The policy is numpy on the whole batch: a uniform legal id per table, picked among the mask's set
-bits (`_policy`).
+bits (`sim.bench.random_legal_ids`). `nekobako bench` reports the self-play figure at 1,024 tables
+(its `rl_vector` section).
 Targets (issue 28): Shut the Box ≥ 1M, Cat in the Box ≥ 300k, Catopomp ≥ 100k agent-steps/s.
 """
 
@@ -30,24 +31,11 @@ from nekobako.engine import game_names
 from nekobako.engine.kernel import pure_reason
 from nekobako.rl.vector import NekobakoVectorEnv, Tables, vector_reason
 from nekobako.sim.bench import RL_CASES, one_core
+from nekobako.sim.bench import VECTOR_TARGETS as TARGETS
+from nekobako.sim.bench import random_legal_ids as _policy
 
 SAMPLES = 5
 SEED = 28
-TARGETS = {"shutbox": 1_000_000, "catbox": 300_000, "catopomp": 100_000}
-
-
-def _policy(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
-    """A uniformly random legal id per table (0 where nothing is legal), from the legal ids'
-    positions: the cost grows with the legal ids, not with the action space (Catopomp's 1,746
-    ids would make a random number per id cost more than the kernel's step)."""
-    counts = np.count_nonzero(masks, axis=1)
-    legal = np.flatnonzero(masks)
-    if not len(legal):
-        return np.zeros(len(counts), np.int64)
-    pick = np.cumsum(counts) - counts + (rng.random(len(counts)) * counts).astype(np.int64)
-    out = legal[np.minimum(pick, len(legal) - 1)] % masks.shape[1]
-    out[counts == 0] = 0
-    return out
 
 
 def _sample(step: Callable[[], None], tables: int, seconds: float) -> float:
