@@ -5,13 +5,16 @@ reads the legal mask (not a test; run by hand, issue 28):
 
 Pinned to one core (`sim.bench.one_core`); per second of CPU time; medians over 5 samples, after
 one untimed step (numba compiles the loops at the first `Tables`). For every game that has a
-kernel, at its registered table size (Shut the Box 1 player, the others 4):
+kernel, at the table size of `nekobako bench`'s `rl` section (`sim.bench.RL_CASES`: Shut the Box 2
+players, the others 4):
 
 * `self-play`: `Tables(seat=None)`, every seat chosen by the policy; an agent-step is one action;
 * `gymnasium`: `NekobakoVectorEnv` (one learner, the other seats random in the kernel, `copy=False`,
   as a training loop that reads the arrays at once uses it); an agent-step is one learner action.
 
-The policy is numpy on the whole batch: `argmax(random + mask)` per table, a uniform legal id.
+The policy is numpy on the whole batch: a uniform legal id per table, picked among the mask's set
+bits (`sim.bench.random_legal_ids`). `nekobako bench` reports the self-play figure at 1,024 tables
+(its `rl_vector` section).
 Targets (issue 28): Shut the Box ≥ 1M, Cat in the Box ≥ 300k, Catopomp ≥ 100k agent-steps/s.
 """
 
@@ -26,20 +29,13 @@ import numpy as np
 
 from nekobako.engine import game_names
 from nekobako.engine.kernel import pure_reason
-from nekobako.rl import GYM_IDS
 from nekobako.rl.vector import NekobakoVectorEnv, Tables, vector_reason
-from nekobako.sim.bench import one_core
+from nekobako.sim.bench import RL_CASES, one_core
+from nekobako.sim.bench import VECTOR_TARGETS as TARGETS
+from nekobako.sim.bench import random_legal_ids as _policy
 
 SAMPLES = 5
 SEED = 28
-TARGETS = {"shutbox": 1_000_000, "catbox": 300_000, "catopomp": 100_000}
-
-
-def _policy(rng: np.random.Generator, masks: np.ndarray, noise: np.ndarray) -> np.ndarray:
-    """A uniformly random legal id per table (any id where nothing is legal), into fresh ids."""
-    rng.random(out=noise)
-    noise += masks
-    return noise.argmax(axis=1)
 
 
 def _sample(step: Callable[[], None], tables: int, seconds: float) -> float:
@@ -56,10 +52,9 @@ def _sample(step: Callable[[], None], tables: int, seconds: float) -> float:
 def _self_play(game: str, players: int, n: int) -> Callable[[], None]:
     tables = Tables(game, players, n, seed=SEED)
     rng = np.random.default_rng(SEED)
-    noise = np.empty(tables.masks.shape, np.float64)
 
     def step() -> None:
-        tables.step(_policy(rng, tables.masks, noise))
+        tables.step(_policy(rng, tables.masks))
 
     step()
     return step
@@ -68,12 +63,11 @@ def _self_play(game: str, players: int, n: int) -> Callable[[], None]:
 def _gymnasium(game: str, players: int, n: int) -> Callable[[], None]:
     env = NekobakoVectorEnv(game, players, n, copy=False)
     rng = np.random.default_rng(SEED)
-    _, info = env.reset(seed=SEED)
-    noise = np.empty(info["action_mask"].shape, np.float64)
+    env.reset(seed=SEED)
     masks = env.tables.masks  # the env's own array (copy=False): the info holds the same one
 
     def step() -> None:
-        env.step(_policy(rng, masks, noise))
+        env.step(_policy(rng, masks))
 
     step()
     return step
@@ -83,7 +77,6 @@ def main(seconds: float, n: int) -> None:
     reason = pure_reason()
     if reason is not None:
         sys.exit(f"the kernels are off: {reason}")
-    players_of = {game: players for game, players in GYM_IDS.values()}
     with one_core() as core:
         print(f"pinned to core {core}; {n} tables; medians of {SAMPLES} samples of {seconds:g} s (CPU)")
         for game in game_names():
@@ -91,7 +84,7 @@ def main(seconds: float, n: int) -> None:
             if why is not None:
                 print(f"{game:9} skipped: {why}")
                 continue
-            players = players_of[game]
+            players = RL_CASES[game]
             for name, make in (("self-play", _self_play), ("gymnasium", _gymnasium)):
                 step = make(game, players, n)
                 rate = statistics.median(_sample(step, n, seconds) for _ in range(SAMPLES))

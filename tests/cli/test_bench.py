@@ -62,6 +62,8 @@ def test_quick_json_has_the_issue_shape(quick):
         "catopomp": {"4"},
     }
     assert data["targets"]["rl"] == {"catbox": 20_000, "catopomp": 10_000}
+    assert {g: set(counts) for g, counts in data["rl_vector"].items()} == {g: set(c) for g, c in data["rl"].items()}
+    assert data["targets"]["rl_vector"] == {"shutbox": 1_000_000, "catbox": 300_000, "catopomp": 100_000}
     assert data["targets"]["kernel"]["startup_seconds"] == 1.0
     assert data["machine"]["reference"] > 0
     figures = [("machine.greedy", data["machine"]["greedy_decisions_per_second"])]
@@ -69,8 +71,10 @@ def test_quick_json_has_the_issue_shape(quick):
     figures += [("ismcts." + g, v) for g, v in data["ismcts"].items()]
     figures += [("solver." + t, v) for t, v in data["solver"].items()]
     figures += [("rl." + g + "." + p, v) for g, counts in data["rl"].items() for p, v in counts.items()]
-    # every part but the kernels exists (the test extra installs the rl one), so every figure is a
-    # real measurement: a crashing benchmark (reported as missing, see below) fails here
+    figures += [("rl_vector." + g + "." + p, v) for g, counts in data["rl_vector"].items() for p, v in counts.items()]
+    # every part but the kernels exists (the test extra installs the rl one; every game has a
+    # batched env), so every figure is a real measurement: a crashing benchmark (reported as
+    # missing, see below) fails here
     assert not [path for path in data["missing"] if not path.startswith("kernel.")]
     for path, value in figures:
         assert isinstance(value, numbers.Real) and value > 0, (path, value)
@@ -129,6 +133,9 @@ def test_a_missing_part_is_reported_not_fatal(monkeypatch):
     monkeypatch.setattr(bench, "THROUGHPUT_CASES", {"shutbox": (2,)})
     monkeypatch.setattr(bench, "RL_CASES", {"shutbox": 1})
     monkeypatch.setattr(bench, "KERNEL_CASES", {"nosuchgame": 2})
+    from nekobako.rl import vector
+
+    monkeypatch.setattr(vector, "vector_reason", lambda game: f"{game} has no compiled kernel yet")
     seen = []
     result = bench.run(bench.QUICK, lambda step, n: seen.append((step.key, n)))
     assert result["ismcts"] == {"catbox": None, "catopomp": None}
@@ -137,6 +144,9 @@ def test_a_missing_part_is_reported_not_fatal(monkeypatch):
     assert result["kernel"]["nosuchgame"]["2"]["actions_per_second"] is None
     assert result["missing"]["kernel.nosuchgame.2.kernel"]
     assert result["missing"]["kernel.nosuchgame.2.startup"] == result["missing"]["kernel.nosuchgame.2.kernel"]
+    assert result["rl_vector"]["shutbox"]["1"] is None  # a game without a batched env: a reason
+    assert "no batched environment for shutbox" in result["missing"]["rl_vector.shutbox.1"]
+    assert result["missing_words"]["rl_vector.shutbox.1"][0] == "no_vector"
     assert sum(n for _, n in seen) == bench.total_repeats(bench.QUICK)
 
 
@@ -147,6 +157,8 @@ def test_table_output_names_the_machine():
     assert "greedy Cat in the Box decisions per CPU second" in proc.stdout
     assert "Shut the Box, 2 players: random playout" in proc.stdout and "≥ 500,000" in proc.stdout
     assert "Shut the Box, 2 players: kernel against the engine" in proc.stdout and "≥ ×20" in proc.stdout
+    assert "Shut the Box, 2 players: batched envs, random policy" in proc.stdout
+    assert "≥ 1,000,000" in proc.stdout
     assert "pass" not in proc.stdout and "fail" not in proc.stdout  # no verdict on quick samples
 
 
@@ -163,3 +175,6 @@ def test_benchmarks_script_runs_the_same_code_and_kernels_off_are_missing():
     for game, players in bench.KERNEL_CASES.items():
         assert data["missing"][f"kernel.{game}.{players}.kernel"] == "kernels are off: NEKOBAKO_PURE is set"
         assert data["missing"][f"kernel.{game}.{players}.startup"] == "kernels are off: NEKOBAKO_PURE is set"
+    for game, players in bench.RL_CASES.items():
+        assert data["missing"][f"rl_vector.{game}.{players}"] == "kernels are off: NEKOBAKO_PURE is set"
+        assert data["rl_vector"][game][str(players)] is None

@@ -163,7 +163,7 @@ def print_result(result: dict[str, Any], quick: bool, lang: str = "en") -> None:
     for step in bench.plan(bench.QUICK):
         if step.section in ("machine", "kernel"):
             continue
-        if step.section in ("throughput", "rl"):
+        if step.section in ("throughput", "rl", "rl_vector"):
             game, players = step.key.split(".")
             value = result[step.section][game][players]
         else:

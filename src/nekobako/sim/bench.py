@@ -15,6 +15,9 @@ measurement that raises is reported as missing, with its reason, instead of fail
 * solver: seconds to solve Shut the Box from scratch (caches cleared) for 9, 10 and 12 tiles;
 * rl: agent-steps per CPU second of the PettingZoo env (`nekobako.rl.pettingzoo`, needs the `rl`
   extra) under a random policy reading the action mask: observation, mask, step, chance;
+* rl_vector: agent-steps per CPU second of the batched environments (`nekobako.rl.vector`, the
+  compiled kernel) at the same tables, self-play over `VECTOR_TABLES` tables under a uniformly
+  random legal policy in numpy (every seat's action is an agent-step, as in the PettingZoo loop);
 * kernel: random playouts in each game's compiled kernel (`engine.kernel_for`), actions per CPU
   second, against the pure engine at the same table (and for Cat in the Box against the C loop
   `benchmarks/catbox_reference.c` where a source checkout and gcc are here), the first compile
@@ -57,6 +60,9 @@ ISMCTS_TARGETS: dict[str, float] = {"catbox": 2_000}
 """Iterations per second (issue 7 sets one for 4-player Cat in the Box only)."""
 RL_TARGETS: dict[str, float] = {"catbox": 20_000, "catopomp": 10_000}
 """PettingZoo agent-steps per second with a random policy (issue 15)."""
+VECTOR_TARGETS: dict[str, float] = {"shutbox": 1_000_000, "catbox": 300_000, "catopomp": 100_000}
+"""Batched-environment agent-steps per second with a random policy, at `RL_CASES` (issue 28)."""
+VECTOR_TABLES = 1024
 KERNEL_CASES: dict[str, int] = {"catbox": 4, "catopomp": 4, "shutbox": 2}
 KERNEL_TARGETS: dict[str, dict[str, float]] = {
     "catbox": {"ratio_c": 0.6},
@@ -247,6 +253,50 @@ def rl_rate(game: str, players: int, seconds: float, seed: int = 0) -> float:
     while True:
         env.reset()
         steps += episode()
+        elapsed = time.process_time() - start
+        if elapsed >= seconds:
+            return steps / elapsed
+
+
+def random_legal_ids(rng: Any, masks: Any) -> Any:
+    """A uniformly random legal id per row of `masks` (0 where nothing is legal), picked among
+    the set bits: the cost grows with the legal ids, not with the action space (a random number
+    per id of Catopomp's 1,746 would cost more than the kernel's step)."""
+    import numpy as np
+
+    counts = np.count_nonzero(masks, axis=1)
+    legal = np.flatnonzero(masks)
+    if not len(legal):
+        return np.zeros(len(counts), np.int64)
+    pick = np.cumsum(counts) - counts + (rng.random(len(counts)) * counts).astype(np.int64)
+    out = legal[np.minimum(pick, len(legal) - 1)] % masks.shape[1]
+    out[counts == 0] = 0
+    return out
+
+
+def vector_rate(game: str, players: int, seconds: float, seed: int = 0) -> float:
+    """Agent-steps per CPU second of `VECTOR_TABLES` batched self-play tables (`rl.vector.Tables`)
+    under `random_legal_ids`, or `Unavailable` where the game cannot be batched here."""
+    from ..engine.kernel import pure_reason
+
+    reason = pure_reason()
+    if reason is not None:
+        raise Unavailable("kernels_off", reason=reason)
+    import numpy as np
+
+    from ..rl.vector import Tables, vector_reason
+
+    if vector_reason(game) is not None:
+        raise Unavailable("no_vector", game=game)
+    tables = Tables(game, players, VECTOR_TABLES, seed=seed)
+    rng = np.random.default_rng(seed)
+    tables.step(random_legal_ids(rng, tables.masks))  # first use: the loops compile (or load)
+    steps = 0
+    start = time.process_time()
+    while True:
+        for _ in range(10):
+            tables.step(random_legal_ids(rng, tables.masks))
+        steps += 10 * VECTOR_TABLES
         elapsed = time.process_time() - start
         if elapsed >= seconds:
             return steps / elapsed
@@ -546,6 +596,16 @@ def plan(settings: Settings, cache: KernelCache | None = None) -> list[Step]:
                 RL_TARGETS.get(game),
             )
         )
+        steps.append(
+            Step(
+                "rl_vector",
+                f"{game}.{players}",
+                partial(_seeded, vector_rate, game, players, settings.seconds),
+                settings.repeats,
+                "agent-steps/s",
+                VECTOR_TARGETS.get(game),
+            )
+        )
     for tiles in SOLVER_TILES:
         steps.append(
             Step(
@@ -619,11 +679,13 @@ def run(settings: Settings = FULL, on_progress: Callable[[Step, int], None] | No
         "ismcts": dict.fromkeys(ISMCTS_CASES),
         "solver": {str(t): None for t in SOLVER_TILES},
         "rl": {game: {str(players): None} for game, players in RL_CASES.items()},
+        "rl_vector": {game: {str(players): None} for game, players in RL_CASES.items()},
         "kernel": _empty_kernel(),
         "targets": {
             "throughput": dict(THROUGHPUT_TARGETS),
             "ismcts": dict(ISMCTS_TARGETS),
             "rl": dict(RL_TARGETS),
+            "rl_vector": dict(VECTOR_TARGETS),
             "kernel": {**{g: dict(t) for g, t in KERNEL_TARGETS.items()}, "startup_seconds": STARTUP_TARGET},
         },
         "pass": {},
@@ -635,6 +697,7 @@ def run(settings: Settings = FULL, on_progress: Callable[[Step, int], None] | No
             "ismcts": settings.repeats,
             "solver": settings.solver_repeats,
             "rl": settings.repeats,
+            "rl_vector": settings.repeats,
             "kernel": settings.repeats,
         },
     }
@@ -684,7 +747,7 @@ def _take(step: Step, settings: Settings, result: dict[str, Any], report: Callab
     elif step.section == "kernel":
         game, players, part = step.key.split(".")
         result["kernel"][game][players][KERNEL_FIELDS[part]] = value
-    elif step.section in ("throughput", "rl"):
+    elif step.section in ("throughput", "rl", "rl_vector"):
         game, players = step.key.split(".")
         result[step.section][game][players] = value
     else:
