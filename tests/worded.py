@@ -21,7 +21,7 @@ NOT_TRANSLATED |= {"action", "type", "seq", "chat", "sync", "ping", "text", "ban
 # the terminal's notation: commands, words typed at its prompt, bot parameters and their values, the
 # Python API a researcher writes (`package.module:Class`, `choose(view, legal, rng)`), codes and formats
 NOT_TRANSLATED |= {"nekobako", "replay", "rules", "all", "help", "board", "log", "quit", "en", "ja", "UTF"}
-NOT_TRANSLATED |= {"ismcts", "iterations", "exploration", "horizon", "round", "game", "mod", "PettingZoo"}
+NOT_TRANSLATED |= {"ismcts", "iterations", "exploration", "horizon", "kernel", "round", "game", "mod", "PettingZoo"}
 NOT_TRANSLATED |= {"package", "module", "Class", "BotSpec", "choose", "view", "legal", "rng"}
 # the -h pages only: the usage line's placeholders, value types and ranges, defaults, formats,
 # addresses and the tools they name (kept apart: in a game's text "total" or "open" is English)
