@@ -65,7 +65,7 @@ def test_a_muted_player_is_not_read_anywhere_until_unmuted(server: ServerProcess
         assert texts(again, other["id"]) == ["elsewhere"]
 
         # refused, changing nothing
-        for body, status in (({"user": alice.user["id"]}, 400), ({"user": 999999}, 400), ({"user": "bob"}, 400)):
+        for body, status in (({"user": alice.user["id"]}, 400), ({"user": 999999}, 404), ({"user": "bob"}, 400)):
             assert alice.post("/api/mutes", body).status_code == status
         assert anon.post("/api/mutes", {"user": bob_id}).status_code == 401
         assert anon.get("/api/mutes").status_code == 401
@@ -105,7 +105,7 @@ def test_a_report_keeps_what_the_reporter_read_for_the_operator(server: ServerPr
         assert alice.post(path, {"user": bob.user["id"]}).json()["code"] == "conflict"  # once per table
         for body, status in (
             ({"user": carol.user["id"]}, 400),
-            ({"user": 999999}, 400),
+            ({"user": 999999}, 409),
             ({"user": bob.user["id"], "reason": 5}, 400),
             ({"user": bob.user["id"], "reason": "x" * 501}, 400),
         ):

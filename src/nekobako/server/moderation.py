@@ -75,7 +75,7 @@ async def mutes(request: Request) -> JSONResponse:
     try:
         muted = await hub.db(moderation.mute, user["id"], target)
     except moderation.NoSuchUser:
-        raise ApiError(400, "bad_request", Message("error.mute.nobody")) from None
+        raise ApiError(404, "not_found", Message("error.mute.nobody")) from None
     except moderation.TooManyMutes:
         raise ApiError(409, "conflict", Message("error.mute.many", most=moderation.MAX_MUTES)) from None
     return await _changed(hub, user["id"], muted)
@@ -117,7 +117,7 @@ async def report(request: Request) -> JSONResponse:
             rate=REPORT_RATE,
         )
     except moderation.NoSuchUser:
-        raise ApiError(400, "bad_request", Message("error.mute.nobody")) from None
+        raise ApiError(409, "conflict", Message("error.mute.nobody")) from None
     except moderation.AlreadyReported:
         raise ApiError(409, "conflict", Message("error.report.again")) from None
     except moderation.TooManyReports as exc:
