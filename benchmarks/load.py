@@ -21,11 +21,13 @@ has begun: all at once by default (the tables then end their rounds together, bu
 tables started at different times does not see), or each at a random moment of the `--stagger`
 seconds before. A game is about 30 s of play, so runs longer than that (or staggered) want
 `--new-games`: a person whose game ended starts another table (making tables becomes part of
-the load). People read whole `state` messages (as a program using the API might), or with
-`--deltas` the `delta` messages the browser reads. `--timeline` prints the half-seconds with
-slow answers; `--profile` samples process 0 with py-spy (`pip install py-spy`; not a
-dependency) and prints where its time went. The load generator's own garbage collector is off
-while it measures: its pauses would count in every answer on their way.
+the load), in one request (`POST /api/tables` with `bots` and `start`), or with `--steps` in the
+three requests servers before it needed (make, add the bots, start). People read whole
+`state` messages (as a program using the API might), or with `--deltas` the `delta` messages
+the browser reads. `--timeline` prints the half-seconds with slow answers; `--profile` samples
+process 0 with py-spy (`pip install py-spy`; not a dependency) and prints where its time went.
+The load generator's own garbage collector is off while it measures: its pauses would count in
+every answer on their way.
 
 Machines of the same size differ (runs of this script on 2-core machines gave 0.76 to 0.93 ms
 of server CPU per stored action at 500 tables), so every report says how fast this machine is
@@ -98,28 +100,37 @@ async def post(http: httpx.AsyncClient, url: str, **kwargs: Any) -> httpx.Respon
     raise AssertionError("unreachable")
 
 
-async def new_table(base: str, name: str, level: str, http: httpx.AsyncClient) -> tuple[int, dict[str, str]]:
+async def new_table(
+    base: str, name: str, level: str, http: httpx.AsyncClient, steps: bool = False
+) -> tuple[int, dict[str, str]]:
     """A started 3-player Cat in the Box table whose host is a new guest and the rest `level` bots."""
     answer = await post(http, f"{base}/api/auth/guest", json={"name": name})
     headers = {"Cookie": f"nekobako_session={answer.cookies['nekobako_session']}"}
-    return await start_table(base, headers, level, http), headers
+    return await start_table(base, headers, level, http, steps), headers
 
 
-async def start_table(base: str, headers: dict[str, str], level: str, http: httpx.AsyncClient) -> int:
+async def start_table(
+    base: str, headers: dict[str, str], level: str, http: httpx.AsyncClient, steps: bool = False
+) -> int:
+    """One request that makes the table, seats the bots and starts it; with `steps` three (make,
+    add the bots, start), as before that request existed (to measure servers without it)."""
+    if not steps:
+        body = {"game": "catbox", "seats": 3, "bots": level, "start": True}
+        return int((await post(http, f"{base}/api/tables", json=body, headers=headers)).json()["id"])
     table = (await post(http, f"{base}/api/tables", json={"game": "catbox", "seats": 3}, headers=headers)).json()
     await post(http, f"{base}/api/tables/{table['id']}/bots", json={"level": level, "fill": True}, headers=headers)
     await post(http, f"{base}/api/tables/{table['id']}/start", headers=headers)
     return int(table["id"])
 
 
-async def seat_person(server: ServerProcess, index: int, http: httpx.AsyncClient) -> Person:
-    table_id, headers = await new_table(server.base, f"person {index}", "greedy", http)
-    return Person(server, table_id, headers["Cookie"].split("=", 1)[1], http)
+async def seat_person(server: ServerProcess, index: int, http: httpx.AsyncClient, steps: bool) -> Person:
+    table_id, headers = await new_table(server.base, f"person {index}", "greedy", http, steps)
+    return Person(server, table_id, headers["Cookie"].split("=", 1)[1], http, steps)
 
 
-async def bot_table(base: str, index: int, http: httpx.AsyncClient) -> None:
+async def bot_table(base: str, index: int, http: httpx.AsyncClient, steps: bool) -> None:
     """A table where ISMCTS bots play: the host starts it and leaves (a greedy bot takes over)."""
-    table_id, headers = await new_table(base, f"host {index}", "ismcts", http)
+    table_id, headers = await new_table(base, f"host {index}", "ismcts", http, steps)
     await post(http, f"{base}/api/tables/{table_id}/leave", headers=headers)
 
 
@@ -144,6 +155,7 @@ class Person:
     table: int
     cookie: str
     http: httpx.AsyncClient
+    steps: bool  # a new table in three requests (`start_table`)
 
 
 async def play(
@@ -171,7 +183,7 @@ async def play(
                 return
         if not new_games or time.monotonic() >= window.until:
             return
-        table = await start_table(person.server.base, headers, "greedy", person.http)
+        table = await start_table(person.server.base, headers, "greedy", person.http, person.steps)
 
 
 async def _act_and_time(ws: Any, rng: random.Random, out: list[tuple[float, float]], timed_from: float) -> None:
@@ -236,13 +248,15 @@ async def run(
     deltas: bool = False,
     stagger: float = 0.0,
     new_games: bool = False,
+    steps: bool = False,
 ) -> Measured:
     limits = httpx.Limits(max_connections=20)
     url = servers[0].database_url
-    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+    # no bound on the wait for one of the 20 connections: setting up 1,000 tables queues for them
+    async with httpx.AsyncClient(timeout=httpx.Timeout(60, pool=None), limits=limits) as http:
         bases = [s.base for s in servers]
-        seated = await asyncio.gather(*(seat_person(servers[i % len(servers)], i, http) for i in range(tables)))
-        await asyncio.gather(*(bot_table(bases[i % len(bases)], i, http) for i in range(ismcts)))
+        seated = await asyncio.gather(*(seat_person(servers[i % len(servers)], i, http, steps) for i in range(tables)))
+        await asyncio.gather(*(bot_table(bases[i % len(bases)], i, http, steps) for i in range(ismcts)))
         for base in bases:
             await http.get(f"{base}/api/health")  # (the lag window then covers the timed part mostly)
         answers: list[tuple[float, float]] = []
@@ -522,7 +536,7 @@ def one_run(args: argparse.Namespace, tables: int, work: pathlib.Path) -> tuple[
                 server.start(timeout=60)
             profile = work / f"profile-{tables}.txt" if args.profile else None
             # uvloop, as the servers run (uvicorn's default): this load generator shares their cores
-            options = (args.deltas, args.stagger, args.new_games)
+            options = (args.deltas, args.stagger, args.new_games, args.steps)
             measured = uvloop.run(run(servers, tables, args.ismcts, seconds, profile, *options))
         finally:
             for server in servers:
@@ -598,6 +612,11 @@ def main() -> None:
         "--stagger", type=float, default=0.0, help="seconds over which the tables' first moves are spread (0: in step)"
     )
     parser.add_argument("--new-games", action="store_true", help="a finished game is followed by a new table")
+    parser.add_argument(
+        "--steps",
+        action="store_true",
+        help="make, fill and start each table in three requests (for servers without the one request)",
+    )
     parser.add_argument("--timeline", action="store_true", help="print the half-seconds with slow answers")
     parser.add_argument("--repeat", type=int, default=1, help="runs per table count (the capacity takes the worst)")
     args = parser.parse_args()

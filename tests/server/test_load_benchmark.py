@@ -45,6 +45,15 @@ def test_two_processes_on_postgresql_report_latency_cpu_and_capacity(postgres_ur
     assert re.search(r"capacity at p99 < 100 ms with 2 process\(es\): (0|3) tables", out), out
 
 
+def test_tables_made_in_three_requests_as_before_are_played_too() -> None:
+    """`--steps`: the tables are made, filled and started by the three requests of before (to
+    measure a server without the one request), and played as the others."""
+    proc = _load("--tables", "2", "--seconds", "2", "--steps")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    answered = re.search(r"action → broadcast: p50 [\d.]+ ms .* \((\d+) actions\)", proc.stdout)
+    assert answered is not None and int(answered.group(1)) > 0, proc.stdout
+
+
 @pytest.mark.parametrize(
     ("args", "error"),
     [

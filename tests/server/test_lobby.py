@@ -3,12 +3,23 @@ engine's words, seats, bots, permissions, and the OpenAPI document against the r
 
 from __future__ import annotations
 
+import random
+import time
+from functools import partial
+from typing import Any
+
 import pytest
-from server_harness import clients
+from server_harness import clients, play_out
+from views_check import check_views
 
 from nekobako.engine import InvalidOptions, get_game
+from nekobako.i18n import Message
 from nekobako.server.app import create_app
+from nekobako.server.clock import parse_clock
 from nekobako.server.openapi import document
+from nekobako.server.rooms import opening
+from nekobako.store import accounts, games, leases, open_database
+from nekobako.store.games import SeatRow
 
 
 def _engine_error(game: str, options: dict, players: int) -> str:
@@ -93,6 +104,98 @@ def test_games_tables_seats_and_permissions(server) -> None:
         assert bob.post(f"/api/tables/{running['id']}/join").status_code == 409
         statuses = {t["id"]: t["status"] for t in stranger.ok(stranger.get("/api/tables"))["tables"]}
         assert statuses.get(running["id"]) in ("running", None)  # a quick bot game may be over already
+
+
+def test_one_request_makes_fills_and_starts_a_table(server) -> None:
+    """`POST /api/tables` with `bots` and `start`: the table is made, the other seats get bots and
+    the game starts in one request, which plays to the end; a bad body changes nothing."""
+    with clients(server, 1) as (alice,):
+        alice.guest("alice")
+        refused = [
+            ({"game": "catbox", "seats": 3, "bots": "genius"}, 400, "error.bot_level"),
+            ({"game": "catbox", "seats": 3, "bots": 3}, 400, "error.bot_level"),
+            ({"game": "catbox", "seats": 3, "bots": "optimal"}, 409, "error.bot_game"),
+            ({"game": "catbox", "seats": 3, "bots": "greedy", "start": "yes"}, 400, "error.start_flag"),
+            ({"game": "catbox", "seats": 3, "start": True}, 409, "error.seat_empty"),
+            ({"game": "shutbox", "seats": 1, "bots": "random", "start": True}, 409, "error.all_taken"),
+            ({"game": "catbox", "seats": 9, "bots": "greedy", "start": True}, 400, "engine.options.players"),
+        ]
+        for body, status, key in refused:
+            answer = alice.http.post("/api/tables", json=body, headers={"Accept-Language": "ja"})
+            assert (answer.status_code, answer.json()["key"]) == (status, key), (body, answer.text)
+            if key.startswith("error."):  # (the engine's message holds another: the test above has its words)
+                assert answer.json()["error"] == Message(key, **answer.json()["params"]).text("ja")
+        assert alice.ok(alice.get("/api/tables", status="open,running,finished,abandoned"))["tables"] == []
+
+        body = {"game": "shutbox", "seats": 2, "options": {"tiles": 9}, "bots": "random", "start": True}
+        table = alice.ok(alice.post("/api/tables", body), 201)
+        assert table["status"] == "running" and table["started_at"] is not None and table["you"] == 0
+        assert [(s["kind"], s["bot"]) for s in table["seats"]] == [("human", None), ("bot", "random")]
+        assert [n["kind"] for n in table["notices"]] == ["started"] and table["options"]["tiles"] == 9
+        assert alice.post(f"/api/tables/{table['id']}/start").status_code == 409  # running already
+        seat = alice.socket(table["id"])
+        seat.wait_state(lambda m: m["view"] is not None)
+        play_out([seat], random.Random(32), timeout=60)
+        seat.wait_state(lambda m: m["view"]["over"])
+        record = alice.ok(alice.get(f"/api/tables/{table['id']}/record"))
+        assert check_views(record, [seat]) > 0
+        seat.close()
+
+        # bots without start: an open table, started by the request of before; alone: started at once
+        filled = alice.ok(alice.post("/api/tables", {"game": "catbox", "seats": 3, "bots": "greedy"}), 201)
+        assert filled["status"] == "open" and [s["kind"] for s in filled["seats"]] == ["human", "bot", "bot"]
+        assert alice.ok(alice.post(f"/api/tables/{filled['id']}/start"))["status"] == "running"
+        solo = alice.ok(alice.post("/api/tables", {"game": "shutbox", "seats": 1, "start": True}), 201)
+        assert solo["status"] == "running"
+        assert alice.ok(alice.post("/api/tables", {"game": "shutbox", "seats": 1, "start": False}), 201)["status"] == (
+            "open"
+        )
+
+
+@pytest.mark.parametrize("start", [False, True])
+def test_a_table_kept_as_it_was_stored_is_the_table_read_back(database_url, start) -> None:
+    """`Rooms.create_table` keeps the row it stored instead of reading it back: what it keeps must
+    be what `load_table` (another process, a restart) would read, entries and notices too."""
+    engine = open_database(database_url)
+    try:
+        clock = parse_clock({"kind": "realtime", "bank": 60, "increment": 5})
+        options = get_game("catbox").options({"side": "purple"}, 3).to_json()
+        row = games.new_table_row("catbox", 3, options, clock, _host(engine), seed=2**62 - 1)
+        row.seats = [row.seats[0], SeatRow(1, "bot", bot="greedy"), SeatRow(2, "bot", bot="ismcts")]
+        entries: list[str] = []
+        if start:
+            values, entries, row.notices, _ = opening(row)
+            for key, value in values.items():
+                setattr(row, key, value)
+        row.id = games.insert_table(engine, row, entries=entries)
+        assert games.load_table(engine, row.id) == row
+        assert games.load_actions(engine, row.id) == entries and (len(entries) > 0) == start
+    finally:
+        engine.dispose()
+
+
+def test_a_table_started_at_once_is_leased_to_its_maker_in_the_same_transaction(database_url) -> None:
+    """No process's round may find it running with no lease (and drive its bots away from its
+    players' process): the lease is taken in the transaction that stores it."""
+    engine = open_database(database_url)
+    try:
+        made = []
+        for lease in (True, False):
+            row = games.new_table_row("shutbox", 1, {}, parse_clock(None), _host(engine), seed=7)
+            values, entries, row.notices, _ = opening(row)
+            for key, value in values.items():
+                setattr(row, key, value)
+            then = partial(leases.hold_started, holder="maker", until=time.time() + 60) if lease else None
+            made.append(games.insert_table(engine, row, entries=entries, then=then))
+        assert leases.orphans(engine, time.time(), 10) == [made[1]]  # the one stored without its lease
+        assert leases.claim(engine, made, "another", time.time(), 3) == {made[1]: 1}
+        assert leases.claim(engine, made, "maker", time.time(), 3) == {made[0]: 1}  # its maker's, same epoch
+    finally:
+        engine.dispose()
+
+
+def _host(engine: Any) -> int:
+    return accounts.create_user(engine, f"host {random.getrandbits(32)}", None)["id"]
 
 
 def test_openapi_document_matches_the_routes(sqlite_server) -> None:

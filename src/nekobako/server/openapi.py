@@ -251,6 +251,14 @@ def new_table_schema() -> dict[str, Any]:
                             "additionalProperties": False,
                         },
                         "clock": {"oneOf": [_ref("Clock"), {"type": "null"}]},
+                        "bots": {
+                            "oneOf": [{"enum": bot_names(name)}, {"type": "null"}],
+                            "description": "every seat but the host's gets a bot of this level",
+                        },
+                        "start": {
+                            "type": "boolean",
+                            "description": "start the game at once (every seat must be taken: `bots`)",
+                        },
                     },
                 }
             )
@@ -474,7 +482,14 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
             },
         },
     ),
-    ("post", "/api/tables", "Create a table; the creator sits at seat 0", _ref("NewTable"), 201, _ref("Table")),
+    (
+        "post",
+        "/api/tables",
+        "Create a table; the creator sits at seat 0 (with `bots` and `start`: filled and started at once)",
+        _ref("NewTable"),
+        201,
+        _ref("Table"),
+    ),
     ("get", "/api/tables/{table_id}", "One table", None, 200, _ref("Table")),
     (
         "post",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from functools import partial
@@ -16,13 +17,14 @@ from typing import Any
 from sqlalchemy import Connection
 
 from ..bots import bot_names
-from ..engine import NekobakoError, get_game
+from ..engine import NekobakoError, State, get_game
 from ..i18n import Message
-from ..store import games, quotas
+from ..store import games, leases, quotas
 from ..store.database import now
-from ..store.games import SeatRow
+from ..store.games import NoticeRow, SeatRow, TableRow
 from .choices import ChoiceTracker
 from .clock import clock_after, parse_clock
+from .conductor import LEASE_SECONDS
 from .errors import ApiError
 from .live import LiveTable, draw_chance_steps, new_notice
 from .moves import Moves
@@ -82,6 +84,9 @@ class Rooms:
         return [t.detail(viewer, lang) for t in page], cursor
 
     async def create_table(self, user: dict[str, Any], body: dict[str, Any]) -> LiveTable:
+        """A new table hosted by `user` at seat 0; with `bots` (a level) every other seat gets a
+        bot, and with `start` the game starts too: one transaction, and the table in memory is
+        the row just stored (nothing is read back). Everything is checked before it is stored."""
         game = available_game(body.get("game"))
         players = body.get("seats")
         if not isinstance(players, int) or isinstance(players, bool):
@@ -95,20 +100,71 @@ class Rooms:
         except NekobakoError as exc:
             raise ApiError(400, "invalid_options", exc.message) from None
         clock = parse_clock(body.get("clock"))
+        level = body.get("bots")
+        if level is not None:
+            _bot_level(game.name, level)
+        begin = body.get("start", False)
+        if not isinstance(begin, bool):
+            raise ApiError(400, "bad_request", Message("error.start_flag"))
+        row = games.new_table_row(game.name, players, options.to_json(), clock, user["id"], secrets.randbits(62))
+        if level is not None:
+            if all(s.kind != "empty" for s in row.seats):
+                raise ApiError(409, "conflict", Message("error.all_taken"))
+            row.seats = [SeatRow(s.seat, "bot", bot=level) if s.kind == "empty" else s for s in row.seats]
+        entries: list[str] = []
+        state = None
+        if begin:
+            _require_seated(row)
+            values, entries, row.notices, state = opening(row)
+            for key, value in values.items():
+                setattr(row, key, value)
         try:
             table_id = await self.tables.db(
-                games.create_table,
-                game=game.name,
-                players=players,
-                options=options.to_json(),
-                clock=clock,
-                host_id=user["id"],
-                seed=secrets.randbits(62),
-                most_hosted=self.limits.open_tables,  # counted with the insert: every process
+                games.insert_table,
+                row,
+                entries=entries,
+                check=self._new_table_check(user, level),
+                then=self._lease() if begin else None,
             )
-        except quotas.HostsTooMany as exc:
+        except (quotas.HostsTooMany, quotas.StrongBotsTooMany) as exc:
             raise quota_error(exc, self.limits) from None
-        return await self.tables.get(table_id)
+        row.id = table_id
+        made = LiveTable(row=row, users={user["id"]: user}, entries=entries)
+        if state is not None:
+            made.state, made.tracker = state
+        live = self.tables.add(made)
+        if begin:
+            self.tables.changed(live)
+            if self.started is not None:
+                await self.started(live)
+        return live
+
+    def _lease(self) -> Callable[..., None]:
+        """This process's lease of a table it starts, taken in the transaction that starts it
+        (`leases.hold_started`); the conductor's claim after it finds the lease its own."""
+        return partial(leases.hold_started, holder=self.tables.origin, until=time.time() + LEASE_SECONDS)
+
+    def _new_table_check(self, user: dict[str, Any], level: str | None) -> Callable[[Connection], None]:
+        """The quotas a new table counts against, in the transaction that stores it: the tables
+        its host hosts, and with a searching bot the tables that have one (hosting first, as
+        every transaction takes these locks)."""
+        hosting = partial(quotas.limit_hosting, host_id=user["id"], most=self.limits.open_tables)
+        if level not in STRONG_LEVELS:
+            return hosting
+        strong = partial(
+            quotas.limit_strong_bots,
+            table_id=None,
+            host_id=user["id"],
+            levels=STRONG_LEVELS,
+            per_host=self.limits.strong_bot_tables,
+            per_server=self.limits.server_strong_bot_tables,
+        )
+
+        def both(conn: Connection) -> None:
+            hosting(conn)
+            strong(conn)
+
+        return both
 
     @retry
     async def join(self, user: dict[str, Any], table_id: int, seat: Any) -> LiveTable:
@@ -155,13 +211,7 @@ class Rooms:
     @retry
     async def add_bots(self, user: dict[str, Any], table_id: int, body: dict[str, Any]) -> LiveTable:
         live = await self.tables.get_fresh(table_id)
-        level = body.get("level")
-        levels = bot_names(live.row.game)
-        if level not in bot_names():
-            raise ApiError(400, "bad_request", Message("error.bot_level", levels=list(levels)))
-        if level not in levels:
-            message = Message("error.bot_game", level=level, game=Message(f"game.{live.row.game}"), levels=list(levels))
-            raise ApiError(409, "conflict", message)
+        level = _bot_level(live.row.game, body.get("level"))
         fill = body.get("fill", False)
         if not isinstance(fill, bool):
             raise ApiError(400, "bad_request", Message("error.fill"))
@@ -208,24 +258,11 @@ class Rooms:
         async with live.lock:
             _require_host(live, user)
             _require_open(live)
-            empty = [s.seat for s in live.row.seats if s.kind == "empty"]
-            if empty:
-                raise ApiError(409, "conflict", Message("error.seat_empty", seat=empty[0]))
-            row = live.row
-            state = get_game(row.game).new_game(row.players, row.options)
-            tracker = ChoiceTracker(row.players)
-            entries = draw_chance_steps(state, tracker, row.seed, 0)
-            clock, deadlines = clock_after(row.clock, row.seats, row.deadlines, state, None, tracker)
-            notices = [new_notice("started", None, len(entries), {})]
-            values = {
-                "status": "running",
-                "started_at": now(),
-                "seq": len(entries),
-                "deadlines": deadlines,
-                "clock": clock,
-            }
+            _require_seated(live.row)
+            values, entries, notices, state = opening(live.row)
+            lease = partial(self._lease(), table_id=live.id)
             await self.tables.persist(
-                live, values=values, first_seq=0, entries=entries, new_notices=notices, state=(state, tracker)
+                live, values=values, first_seq=0, entries=entries, new_notices=notices, state=state, extra=lease
             )
         self.tables.changed(live)
         if self.started is not None:
@@ -269,6 +306,35 @@ def quota_error(exc: quotas.HostsTooMany | quotas.StrongBotsTooMany, limits: Lim
     if exc.mine is not None:
         return ApiError(429, "quota", Message("error.quota_mine", n=exc.mine, limit=exc.limit))
     return ApiError(429, "quota", Message("error.quota_server"))
+
+
+def opening(row: TableRow) -> tuple[dict[str, Any], list[str], list[NoticeRow], tuple[State, ChoiceTracker]]:
+    """What starting the game of `row` changes: the table's values, the opening's record entries
+    (the deal), the `started` notice, and the state with its choices."""
+    state = get_game(row.game).new_game(row.players, row.options)
+    tracker = ChoiceTracker(row.players)
+    entries = draw_chance_steps(state, tracker, row.seed, 0)
+    clock, deadlines = clock_after(row.clock, row.seats, row.deadlines, state, None, tracker)
+    notices = [new_notice("started", None, len(entries), {})]
+    values = {"status": "running", "started_at": now(), "seq": len(entries), "deadlines": deadlines, "clock": clock}
+    return values, entries, notices, (state, tracker)
+
+
+def _bot_level(game: str, level: Any) -> str:
+    """`level` if it names a bot that plays `game`: 400 for no bot level, 409 for another game's."""
+    levels = bot_names(game)
+    if level not in bot_names():
+        raise ApiError(400, "bad_request", Message("error.bot_level", levels=list(levels)))
+    if level not in levels:
+        message = Message("error.bot_game", level=level, game=Message(f"game.{game}"), levels=list(levels))
+        raise ApiError(409, "conflict", message)
+    return str(level)
+
+
+def _require_seated(row: TableRow) -> None:
+    empty = [s.seat for s in row.seats if s.kind == "empty"]
+    if empty:
+        raise ApiError(409, "conflict", Message("error.seat_empty", seat=empty[0]))
 
 
 def _require_open(live: LiveTable) -> None:

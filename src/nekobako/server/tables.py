@@ -188,9 +188,15 @@ class Tables:
         async with self._loading:
             live = self.live.get(table_id)
             if live is None:
-                live = await self._load(table_id)
-                self.live[table_id] = live
+                live = self.live.setdefault(table_id, await self._load(table_id))  # (or one `add`ed meanwhile)
                 self.keep_or_evict(live)
+        return live
+
+    def add(self, live: LiveTable) -> LiveTable:
+        """A table this process has just stored, kept as it was stored (nothing read back); the
+        copy a request read from the database meanwhile (in the lobby's list) if there is one."""
+        live = self.live.setdefault(live.id, live)
+        self.keep_or_evict(live)
         return live
 
     async def get_fresh(self, table_id: int) -> LiveTable:
@@ -266,9 +272,13 @@ class Tables:
     async def refresh(self, live: LiveTable, revision: int | None = None) -> bool:
         """Bring a copy up to the database after another process changed the table (to `revision`
         when known): read the row, seats and notices and apply only the new record entries. Tells
-        the listeners and returns True when something changed."""
+        the listeners and returns True when something changed. Without `revision` (a process that
+        has just claimed the table, most often one it has just made) the stored revision is asked
+        first: one small query instead of reading the table again when nothing changed."""
         async with live.lock:
-            if revision is not None and live.row.revision >= revision:
+            if revision is None:
+                revision = (await self.db(games.revisions, [live.id])).get(live.id, live.row.revision + 1)
+            if live.row.revision >= revision:
                 return False
             row = await self.db(games.load_table, live.id)
             if row is None or row.revision <= live.row.revision:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any, Literal, Protocol, get_args
 
 import orjson
@@ -80,28 +81,79 @@ def create_table(
     """A new open table with the host at seat 0; returns its id. With `most_hosted`: unless the
     host already hosts that many open or running tables (`quotas.HostsTooMany`), counted in the
     same transaction under a lock on the host, so the quota holds across server processes."""
+    row = new_table_row(game, players, options, clock, host_id, seed)
+    check = None if most_hosted is None else partial(limit_hosting, host_id=host_id, most=most_hosted)
+    return insert_table(engine, row, check=check)
+
+
+def new_table_row(
+    game: str, players: int, options: dict[str, Any], clock: dict[str, Any], host_id: int, seed: int
+) -> TableRow:
+    """An open table not stored yet (id 0): the host at seat 0, the other seats empty."""
+    return TableRow(
+        id=0,
+        game=game,
+        players=players,
+        options=options,
+        clock=clock,
+        status="open",
+        host_id=host_id,
+        seed=seed,
+        seq=0,
+        revision=0,
+        deadlines={},
+        created_at=now(),
+        started_at=None,
+        finished_at=None,
+        seats=[SeatRow(0, "human", host_id)] + [SeatRow(s) for s in range(1, players)],
+    )
+
+
+def insert_table(
+    engine: Engine,
+    row: TableRow,
+    *,
+    entries: Sequence[str] = (),
+    check: Callable[[Connection], None] | None = None,
+    then: Callable[[Connection, int], None] | None = None,
+) -> int:
+    """Store a new table as `row` has it (its status, seats, notices and, with `entries`, its first
+    record entries: a table made and started at once) in one transaction; returns its id. The
+    caller keeps `row` (with that id) as the table in memory: nothing is read back. `check` runs
+    first in the same transaction and refuses by raising (the quotas, under their locks); `then`
+    last, with the new id (the lease of a table started at once)."""
     with engine.begin() as conn:
-        if most_hosted is not None:
-            limit_hosting(conn, host_id, most_hosted)
+        if check is not None:
+            check(conn)
         result = conn.execute(
             insert(tables).values(
-                game=game,
-                players=players,
-                options=options,
-                clock=clock,
-                status="open",
-                host_id=host_id,
-                seed=seed,
-                seq=0,
-                deadlines={},
-                created_at=now(),
+                game=row.game,
+                players=row.players,
+                options=row.options,
+                clock=row.clock,
+                status=row.status,
+                host_id=row.host_id,
+                seed=row.seed,
+                seq=row.seq,
+                revision=row.revision,
+                deadlines=row.deadlines,
+                created_at=row.created_at,
+                started_at=row.started_at,
+                finished_at=row.finished_at,
             )
         )
         key = result.inserted_primary_key
         assert key is not None
         table_id = key[0]
-        rows = [SeatRow(0, "human", host_id)] + [SeatRow(s) for s in range(1, players)]
-        conn.execute(insert(seats), [seat_values(table_id, r) for r in rows])
+        conn.execute(insert(seats), [seat_values(table_id, r) for r in row.seats])
+        if entries:
+            stamp = now()
+            rows = [dict(table_id=table_id, seq=i, entry=e, created_at=stamp) for i, e in enumerate(entries)]
+            conn.execute(insert(actions), rows)
+        if row.notices:
+            conn.execute(insert(notices), [notice_values(table_id, n) for n in row.notices])
+        if then is not None:
+            then(conn, table_id)
     return table_id
 
 

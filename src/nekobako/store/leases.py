@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Engine, case, select, update
+from sqlalchemy import Connection, Engine, case, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .schema import leases, tables
@@ -95,3 +95,12 @@ def release(engine: Engine, holder: str, table_ids: Iterable[int] | None = None)
             .where(leases.c.table_id.in_(_mine(holder, table_ids).scalar_subquery()), leases.c.holder == holder)
             .values(until=0.0)
         )
+
+
+def hold_started(conn: Connection, table_id: int, *, holder: str, until: float) -> None:
+    """The lease of a table its process starts, taken in the transaction that starts it (unless
+    one is held already): no other process's round can find it running with no lease and claim
+    it first, which would leave its bots in one process and its players in another."""
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    statement = dialect.insert(leases).values(table_id=table_id, holder=holder, until=until, epoch=1)
+    conn.execute(statement.on_conflict_do_nothing(index_elements=[leases.c.table_id]))
