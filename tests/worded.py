@@ -23,6 +23,7 @@ NOT_TRANSLATED |= {"action", "type", "seq", "chat", "sync", "ping", "text", "ban
 NOT_TRANSLATED |= {"nekobako", "replay", "rules", "reports", "all", "help", "board", "log", "quit", "en", "ja", "UTF"}
 NOT_TRANSLATED |= {"ismcts", "iterations", "exploration", "horizon", "kernel", "round", "game", "mod", "PettingZoo"}
 NOT_TRANSLATED |= {"package", "module", "Class", "BotSpec", "choose", "view", "legal", "rng"}
+NOT_TRANSLATED |= {"Ray", "ray", "pip", "install", "HOST", "PORT"}  # `simulate --ray`: the tool, its install
 # the -h pages only: the usage line's placeholders, value types and ranges, defaults, formats,
 # addresses and the tools they name (kept apart: in a game's text "total" or "open" is English)
 HELP_NOTATION = {"OPTIONS", "COMMAND", "ARGS", "bool", "str", "int", "float", "list", "path", "range", "x"}

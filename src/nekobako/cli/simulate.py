@@ -21,6 +21,7 @@ from rich.table import Table
 from ..engine import NekobakoError, get_game, parse_option_text
 from ..i18n import Message
 from ..i18n import text as say
+from ..sim.ray_runner import LOCAL, ClusterError, check_reachable, run_games_on_ray
 from ..sim.runner import GameTask, check_bots, parse_bots, run_games
 from ..sim.stats import summarize
 from .common import lang_option, os_reason, print_error
@@ -44,11 +45,16 @@ def simulate_command(
     workers: int = typer.Option(os.cpu_count() or 1, "--workers", "-w", help="cli.help.simulate.workers"),
     options: list[str] = typer.Option([], "--options", "-o", help="cli.help.options"),
     records: Path | None = typer.Option(None, "--records", help="cli.help.simulate.records"),
+    on_ray: bool = typer.Option(False, "--ray", help="cli.help.simulate.ray"),
+    ray_address: str | None = typer.Option(
+        None, "--ray-address", metavar="HOST:PORT", help="cli.help.simulate.ray_address"
+    ),
     as_json: bool = typer.Option(False, "--json", help="cli.help.json_tables"),
     lang: str = lang_option("cli.help.lang_tables"),
 ) -> None:
     """Play K games between bots (seats rotate every game) and report wins with 95% intervals."""
     err = Console(stderr=True)
+    ray = ray_address or (LOCAL if on_ray else None)
     try:
         if games < 1:
             raise NekobakoError(Message("cli.simulate.games_min"))
@@ -59,6 +65,8 @@ def simulate_command(
         check_bots(game, specs)
         if records is not None:
             check_records_dir(records)
+        if ray not in (None, LOCAL):
+            check_reachable(ray)
     except NekobakoError as exc:
         print_error(err, exc.text(lang), lang)
         raise typer.Exit(2) from None
@@ -74,10 +82,17 @@ def simulate_command(
             transient=as_json,
         ) as progress:
             bar = progress.add_task("games", total=games)
-            results = run_games(tasks, workers, on_done=lambda n: progress.advance(bar, n))
+
+            def advance(n: int) -> None:
+                progress.advance(bar, n)
+
+            if ray is None:
+                results = run_games(tasks, workers, on_done=advance)
+            else:
+                results = run_games_on_ray(tasks, ray, workers, on_done=advance)
     except NekobakoError as exc:
         print_error(err, exc.text(lang), lang)
-        raise typer.Exit(1) from None
+        raise typer.Exit(2 if isinstance(exc, ClusterError) else 1) from None
     except KeyboardInterrupt:
         err.print(say("cli.interrupted", lang))
         raise typer.Exit(130) from None

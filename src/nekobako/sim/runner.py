@@ -240,6 +240,12 @@ def _play_chunk(tasks: list[GameTask]) -> list[GameResult]:
     return results
 
 
+def chunk_tasks(tasks: Sequence[GameTask], workers: int) -> list[list[GameTask]]:
+    """Up to 8 games a chunk, small enough that every worker gets about 8 chunks (an even finish)."""
+    size = max(1, min(8, len(tasks) // (workers * 8)))
+    return [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
+
+
 def run_games(
     tasks: Sequence[GameTask],
     workers: int = 1,
@@ -254,11 +260,9 @@ def run_games(
             if on_done:
                 on_done(1)
         return results
-    size = max(1, min(8, len(tasks) // (workers * 8)))
-    chunks = [list(tasks[i : i + size]) for i in range(0, len(tasks), size)]
     results = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending = {pool.submit(_play_chunk, chunk) for chunk in chunks}
+        pending = {pool.submit(_play_chunk, chunk) for chunk in chunk_tasks(tasks, workers)}
         try:
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
