@@ -38,8 +38,7 @@ class TerminalTutorial(TerminalGame):
         bots: dict[int, tuple[BotSpec, Any]] = {s: (BotSpec("random"), None) for s in range(state.players) if s != seat}
         super().__init__(state, seat, bots, 0, lang, False, console)
         self.names = [
-            say("cli.play.you", lang) if s == seat else say("cli.tutorial.bot", lang, seat=s)
-            for s in range(state.players)
+            say("cli.play.you", lang) if s == seat else say("tutorial.bot", lang, seat=s) for s in range(state.players)
         ]
         self.tutorial = tutorial
         self.save = save
