@@ -20,7 +20,21 @@ NOT_TRANSLATED |= {"hell", "bury", "pass", "give", "keep", "spare", "swap"}
 NOT_TRANSLATED |= {"action", "type", "seq", "chat", "sync", "ping", "text", "bank", "seconds", "lang"}
 # the terminal's notation: commands, words typed at its prompt, bot parameters and their values, the
 # Python API a researcher writes (`package.module:Class`, `choose(view, legal, rng)`), codes and formats
-NOT_TRANSLATED |= {"nekobako", "replay", "rules", "reports", "all", "help", "board", "log", "quit", "en", "ja", "UTF"}
+NOT_TRANSLATED |= {
+    "nekobako",
+    "replay",
+    "rules",
+    "reports",
+    "tutorial",
+    "all",
+    "help",
+    "board",
+    "log",
+    "quit",
+    "en",
+    "ja",
+    "UTF",
+}
 NOT_TRANSLATED |= {"ismcts", "iterations", "exploration", "horizon", "kernel", "round", "game", "mod", "PettingZoo"}
 NOT_TRANSLATED |= {"package", "module", "Class", "BotSpec", "choose", "view", "legal", "rng"}
 # the -h pages only: the usage line's placeholders, value types and ranges, defaults, formats,

@@ -29,10 +29,27 @@ def press(page, selector: str) -> None:
     page.keyboard.press("Enter")
 
 
-def make(page, move: str) -> None:
+def select_catopomp(page, move: str) -> None:
+    """Catopomp: select the play's cards (hand or hell) and dice, then its button is offered."""
+    kind, *parts = move.split()
+    where = "[data-testid=hand] button[data-card='{}']" if kind == "play" else ".hell-area.mine button[data-hell='{}']"
+    for part in parts:
+        if part.startswith("+"):
+            for boost in part[1:].split("+"):
+                if boost.startswith("s"):
+                    press(page, "[data-key=spare][aria-pressed=false]")
+                else:
+                    press(page, f"[data-testid=dice] button[data-die='{boost[1:]}'][aria-pressed=false]")
+        else:
+            press(page, where.format(part) + "[aria-pressed=false]")
+
+
+def make(page, game: str, move: str) -> None:
     """The step's move through the game's own controls (no notation typed anywhere)."""
     words = move.split()
-    if words[0] in ("discard", "play"):  # Cat in the Box: a card of that number first
+    if game == "catopomp" and words[0] in ("play", "hell"):
+        select_catopomp(page, move)
+    elif words[0] in ("discard", "play"):  # Cat in the Box: a card of that number first
         press(page, f"[data-testid=hand] .hand-card[data-card='{words[1]}']:not(:disabled)")
     if words[0] == "shut" and not page.locator(f"[data-action='{move}']:visible").count():
         press(page, "details.choices summary")  # Shut the Box: every legal choice, listed
@@ -66,7 +83,7 @@ def test_a_tutorial_in_the_browser(new_page, screenshot, game: str, lang: str, w
         if i == 0:
             wrong = "discard 1" if game == "catbox" else None
             if wrong:  # a legal move that is not the step's: why not, and nothing changes
-                make(page, wrong)
+                make(page, game, wrong)
                 page.wait_for_selector("[data-testid=tutorial-refusal]")
                 assert step.move in page.inner_text("[data-testid=tutorial-refusal]")
         if i == 2:
@@ -78,7 +95,7 @@ def test_a_tutorial_in_the_browser(new_page, screenshot, game: str, lang: str, w
         if i == 3:  # resumable: a reload opens the same step
             page.reload()
             step_shown(page, i, steps, lang)
-        make(page, step.move or "")
+        make(page, game, step.move or "")
     step_shown(page, steps, steps, lang)
     assert page.inner_text("[data-testid=tutorial-text]") == text(script.finish.text, lang)
     page.wait_for_selector("[data-key=tutorial-lobby]")

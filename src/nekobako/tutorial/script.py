@@ -24,7 +24,7 @@ from typing import Any
 from ..engine import NekobakoError, Record, check_game_name
 from ..i18n import Message
 
-POINTS = frozenset({"controls", "dice", "tiles", "scores", "hand", "board", "trick", "players", "table"})
+POINTS = frozenset({"controls", "dice", "tiles", "scores", "hand", "hell", "board", "trick", "players", "table"})
 """The parts of a table a step may point at; each client maps them to what it draws."""
 
 

@@ -15,11 +15,12 @@ import { buildLog } from "./words.js";
 // Where each part a script may point at is drawn: the first selector found in the page wins.
 const POINTS = {
   controls: ["[data-testid=game] [data-testid=controls]"],
-  dice: [".dice-row"],
+  dice: ["[data-testid=dice]", ".dice-row"],
   tiles: [".tiles"],
   hand: ["[data-testid=hand]"],
+  hell: [".hell-area.mine"],
   board: [".research", "[data-testid=game]"],
-  trick: ["[data-testid=trick]"],
+  trick: ["[data-testid=trick]", "[data-testid=table-combo]"],
   players: ["[data-testid=players]"],
   scores: ["[data-testid=round-summary]", "[data-testid=scores]"],
   table: ["[data-testid=game]"],
