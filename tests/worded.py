@@ -17,7 +17,7 @@ NOT_TRANSLATED |= {"shutbox", "greedy", "turn", "realtime", "seats", "free", "st
 NOT_TRANSLATED |= {"play", "discard", "predict", "start", "deal", "reveal", "hidden", "red", "roll", "dice", "shut"}
 NOT_TRANSLATED |= {"hell", "bury", "pass", "give", "keep", "spare", "swap"}
 # protocol fields and query parameters
-NOT_TRANSLATED |= {"action", "type", "seq", "chat", "sync", "ping", "text", "bank", "seconds", "lang"}
+NOT_TRANSLATED |= {"action", "move", "type", "seq", "chat", "sync", "ping", "text", "bank", "seconds", "lang"}
 # the terminal's notation: commands, words typed at its prompt, bot parameters and their values, the
 # Python API a researcher writes (`package.module:Class`, `choose(view, legal, rng)`), codes and formats
 NOT_TRANSLATED |= {
