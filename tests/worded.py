@@ -17,10 +17,24 @@ NOT_TRANSLATED |= {"shutbox", "greedy", "turn", "realtime", "seats", "free", "st
 NOT_TRANSLATED |= {"play", "discard", "predict", "start", "deal", "reveal", "hidden", "red", "roll", "dice", "shut"}
 NOT_TRANSLATED |= {"hell", "bury", "pass", "give", "keep", "spare", "swap"}
 # protocol fields and query parameters
-NOT_TRANSLATED |= {"action", "type", "seq", "chat", "sync", "ping", "text", "bank", "seconds", "lang"}
+NOT_TRANSLATED |= {"action", "move", "type", "seq", "chat", "sync", "ping", "text", "bank", "seconds", "lang"}
 # the terminal's notation: commands, words typed at its prompt, bot parameters and their values, the
 # Python API a researcher writes (`package.module:Class`, `choose(view, legal, rng)`), codes and formats
-NOT_TRANSLATED |= {"nekobako", "replay", "rules", "reports", "all", "help", "board", "log", "quit", "en", "ja", "UTF"}
+NOT_TRANSLATED |= {
+    "nekobako",
+    "replay",
+    "rules",
+    "reports",
+    "tutorial",
+    "all",
+    "help",
+    "board",
+    "log",
+    "quit",
+    "en",
+    "ja",
+    "UTF",
+}
 NOT_TRANSLATED |= {"ismcts", "iterations", "exploration", "horizon", "kernel", "round", "game", "mod", "PettingZoo"}
 NOT_TRANSLATED |= {"package", "module", "Class", "BotSpec", "choose", "view", "legal", "rng"}
 NOT_TRANSLATED |= {"Ray", "ray", "pip", "install", "HOST", "PORT"}  # `simulate --ray`: the tool, its install

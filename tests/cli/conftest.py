@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
+import nekobako
+
 CLI = [sys.executable, "-c", "from nekobako.cli import main; main()"]
+SOURCE = str(Path(nekobako.__file__).resolve().parents[1])
+"""The package the tests import (a worktree's `src` under PYTHONPATH=src): the processes run it too."""
 
 
 def run_cli(*args: str, input: str = "", cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
@@ -19,7 +23,7 @@ def run_cli(*args: str, input: str = "", cwd: Path | None = None, timeout: float
         text=True,
         cwd=cwd,
         timeout=timeout,
-        env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8"},
+        env={"COLUMNS": "120", "PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8", "PYTHONPATH": SOURCE},
     )
 
 

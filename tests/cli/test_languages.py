@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from nekobako import tutorial
 from nekobako.bots import LEVELS
 from nekobako.engine import Record, game_names, get_game, replay
 from nekobako.rules import load
@@ -28,7 +29,7 @@ BAD_ENGLISH = re.compile(r"\b1 (players|games|actions)\b|\bYou (is|has|wins|scor
 SPECS = [spec for game in game_names() for spec in get_game(game).option_specs]
 OPTIONS = {spec.name for spec in SPECS} | {str(value) for spec in SPECS for value in spec.choices or ()}
 SECTIONS = {anchor for game in game_names() for anchor in load(game, "ja").anchors()}
-COMMANDS = {"serve", "play", "rules", "replay", "solve", "simulate", "bench", "reports"}
+COMMANDS = {"serve", "play", "tutorial", "rules", "replay", "solve", "simulate", "bench", "reports"}
 MACHINE = [cpu_name(), python_version()]
 NAMES = {*game_names(), *LEVELS, *OPTIONS, *SECTIONS, *COMMANDS, "OPTIONS", "COMMAND", "ARGS", "record_file"}
 NAMES |= {"blue", "green", "yellow"}
@@ -81,6 +82,10 @@ NORMAL = {
     "play shutbox": (SOLO, "1\n" * 80),
     "play catbox": (["play", "catbox", "-p", "2", "--seed", "3"], "1\n" * 60),
     "play catopomp": (["play", "catopomp", "-p", "3", "--seed", "3"], "1\n" * 30 + "help\nlog\nboard\nquit\n"),
+    "tutorial catbox": (
+        ["tutorial", "catbox"],
+        "help\n?\nplay 1 red\n" + "\n".join(s.move or "" for s in tutorial.load("catbox").steps),
+    ),
     "simulate": (["simulate", "catopomp", "-p", "3", "--bots", "greedy,random,random", "-n", "6", "-w", "1"], ""),
     "simulate one game": (["simulate", "shutbox", "-p", "1", "-n", "1", "-w", "1"], ""),
     "solve": (["solve", "shutbox", "--objective", "score", "--max-close", "any"], ""),
@@ -94,6 +99,8 @@ def test_normal_output_in_each_language(name: str, lang: str, tmp_path: Path) ->
     args, answers = NORMAL[name]
     if args[0] == "play":
         args = [*args, "--record", str(tmp_path) + "/"]
+    if args[0] == "tutorial":
+        args = [*args, "--save", str(tmp_path) + "/"]
     proc = run_cli(*args, "--lang", lang, input=answers, timeout=300)
     assert_voiced(proc, lang, 0, tmp_path)
     if name == "simulate one game":
@@ -124,6 +131,7 @@ BAD_INPUT = {
         ["simulate", "chess", "-p", "2"],
         ["rules", "chess"],
         ["solve", "catbox"],
+        ["tutorial", "chess"],
     ],
     "bad option": [
         ["play", "shutbox", "-o", "tiles=7"],
@@ -171,6 +179,7 @@ BAD_INPUT = {
         ["play", "--players"],
         ["play", "--frob"],
         ["play", "--player", "2"],
+        ["tutorial"],
         ["play", "shutbox", "extra", "words"],
         ["simulate"],
         ["simulate", "shutbox"],

@@ -45,6 +45,7 @@ PAGES = {
     "table": ("table.js", "games/*.js"),
     "replay": ("replay.js", "games/*.js"),
     "player": ("player.js",),
+    "tutorial": ("tutorial.js", "games/*.js"),
 }
 # the page is the same for everyone but for its boot data (the reader's words and account)
 PAGE_CACHE = "private, no-cache"

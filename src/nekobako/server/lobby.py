@@ -14,6 +14,7 @@ from ..bots import bot_names
 from ..engine import game_names, get_game, is_number
 from ..i18n import Message
 from ..store import ratings
+from ..tutorial import tutorial_games
 from .errors import ApiError, request_lang
 from .hub import Hub
 from .live import LiveTable, rebuild
@@ -45,6 +46,7 @@ def installed_games() -> list[dict[str, Any]]:
                 "options": game.describe_options(),
                 "bots": bot_names(game.name),
                 "messages": game.messages,
+                "tutorial": name in tutorial_games(),
             }
         )
     return out

@@ -183,6 +183,7 @@ _GAME = {
         "max_players": {"type": "integer"},
         "options": {"type": "array", "items": _ref("Option")},
         "bots": {"type": "array", "items": {"type": "string"}},
+        "tutorial": {"type": "boolean", "description": "the game has a tutorial (/api/tutorials/{game})"},
         "messages": {
             "type": "object",
             "description": "event or prompt kind -> the key of its template ({who} and the event's data)",
@@ -427,6 +428,35 @@ SCHEMAS = {
     "Rematch": _REMATCH,
 }
 
+_TUTORIAL_TRY = {
+    "type": "object",
+    "properties": {
+        "step": {"type": "integer", "minimum": 0, "description": "steps done (where the learner resumes)"},
+        "move": {"type": "string", "maxLength": 200, "description": "a move in notation, tried at that step"},
+    },
+}
+_TUTORIAL_STEP = {
+    "type": "object",
+    "required": ["game", "seat", "lesson", "view", "refused"],
+    "properties": {
+        "game": {"type": "string"},
+        "seat": {"type": "integer", "description": "the learner's seat"},
+        "view": _OBJ,
+        "lesson": {
+            "type": "object",
+            "properties": {
+                "step": {"type": "integer"},
+                "steps": {"type": "integer"},
+                "text": {"type": "object", "description": "{key, params}: the step's words"},
+                "point": {"type": "string", "description": "the part of the table the text points at"},
+                "rules": {"type": "string", "description": "the rules section (anchor) it links to"},
+                "expected": {"type": ["string", "null"]},
+                "over": {"type": "boolean"},
+            },
+        },
+        "refused": {"type": ["object", "null"], "description": "{key, params, error}: why the move was not played"},
+    },
+}
 _QUANTILES = ("p50", "p90", "p99", "max")
 # (method, path, summary, request schema or None, success status, response schema)
 ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
@@ -537,6 +567,15 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
             "type": "object",
             "properties": {"step": {"type": "integer"}, "steps": {"type": "integer"}, "view": _OBJ},
         },
+    ),
+    (
+        "post",
+        "/api/tutorials/{game}",
+        "A tutorial's step: the learner's view and the step's lesson after `step` steps done; with `move`, that "
+        "move tried there (played when it is the step's, else `refused` says why). Stores nothing.",
+        _TUTORIAL_TRY,
+        200,
+        _TUTORIAL_STEP,
     ),
     (
         "get",
@@ -720,7 +759,10 @@ QUERY: dict[str, list[dict[str, Any]]] = {
 
 
 _ID = {"type": "integer"}
-PATH_SCHEMAS: dict[str, Any] = {"name": {"type": "string", "minLength": 1, "maxLength": 100}}
+PATH_SCHEMAS: dict[str, Any] = {
+    "name": {"type": "string", "minLength": 1, "maxLength": 100},
+    "game": {"type": "string", "minLength": 1, "maxLength": 100},
+}
 OPTIONAL_BODIES = {"/api/tables/{table_id}/join"}
 
 

@@ -53,13 +53,14 @@ async def index(request: Request) -> Response:
         _, message = delta_state_text(live, live.seat_of(user["id"] if user else None), None, data["lang"])
         data["state"] = {**message, "clock": clock_json(live)}
     # a table names its game: only that game's module is preloaded
-    return gzip_page(request, ASSETS.index(page, live.row.game if live is not None else None, data))
+    game = live.row.game if live is not None else request.path_params.get("game")  # a tutorial names its game
+    return gzip_page(request, ASSETS.index(page, game, data))
 
 
 # The pages that need `/api/games` as soon as they draw get it inside the page (a link preload would
 # do for them, but `/` is also a table opened at `/#/table/ID`, which the server cannot tell from
 # the lobby: there a preload goes unused and Chromium warns about it).
-GAME_LIST_PAGES = ("lobby", "replay")
+GAME_LIST_PAGES = ("lobby", "replay", "tutorial")
 
 
 def boot(request: Request, user: dict[str, Any] | None) -> dict[str, Any]:
@@ -105,6 +106,7 @@ routes: list[BaseRoute] = [
     Route("/replay/{table_id:id}", index, methods=["GET"], include_in_schema=False),
     Route("/table/{table_id:id}", index, methods=["GET"], include_in_schema=False),
     Route("/player/{name}", index, methods=["GET"], include_in_schema=False),
+    Route("/tutorial/{game}", index, methods=["GET"], include_in_schema=False),
     Route("/rules/{game}", rules, methods=["GET"], include_in_schema=False),
     Route("/static/v/{version}/{path:path}", versioned_file, methods=["GET", "HEAD"], include_in_schema=False),
     Route("/static/{path:path}", static_file, methods=["GET", "HEAD"], include_in_schema=False),

@@ -83,6 +83,9 @@ export const player = (name) => call("GET", `/api/players/${encodeURIComponent(n
 export const ratings = (game) => call("GET", `/api/ratings${game ? `?game=${encodeURIComponent(game)}` : ""}`);
 
 // Replays: the full view (every hand) after `step` recorded entries of a finished game.
+// A tutorial's step after `step` steps done; with `move`, that move tried there.
+export const tutorial = (game, step, move) =>
+  call("POST", `/api/tutorials/${encodeURIComponent(game)}`, move === undefined ? { step } : { step, move });
 export const replayStep = (id, step) => call("GET", `/api/tables/${id}/replay?step=${step}`);
 
 // Games are fetched once per page load and shared (titles, options, bot levels, messages); the

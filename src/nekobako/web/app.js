@@ -4,6 +4,7 @@
 //   /table/ID           the same table page (a link that can be shared)
 //   /replay/ID          the replay of a finished table
 //   /player/NAME        a player's page: ratings with their history, win rates, recent games
+//   /tutorial/GAME      a game's tutorial: a scripted first game with a text at each step
 import "./ws.js"; // first: a table page's socket opens while everything else loads
 import * as api from "./api.js";
 import { clear, h, toast } from "./dom.js";
@@ -19,6 +20,8 @@ let unmount = null;
 function route() {
   const replay = location.pathname.match(/^\/replay\/(\d+)\/?$/);
   if (replay) return { page: "replay", id: Number(replay[1]) };
+  const tutorial = location.pathname.match(/^\/tutorial\/([a-z][a-z0-9_]*)\/?$/);
+  if (tutorial) return { page: "tutorial", game: tutorial[1] };
   const player = location.pathname.match(/^\/player\/([^/]+)\/?$/);
   if (player) return { page: "player", name: decodeURIComponent(player[1]) };
   const table = location.hash.match(/^#\/table\/(\d+)/) || location.pathname.match(/^\/table\/(\d+)\/?$/);

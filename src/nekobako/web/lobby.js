@@ -64,6 +64,14 @@ export function mount(root) {
             h("strong", { class: "game-name" }, t(g.title)),
             h("span", { class: "muted" }, t("lobby.players", { min: g.min_players, max: g.max_players })),
             rulesButton(g.name, "overview"),
+            g.tutorial
+              ? h(
+                  "a",
+                  { class: "button learn", href: `/tutorial/${g.name}`, "data-key": `learn-${g.name}` },
+                  t("lobby.learn"),
+                  h("span", { class: "sr-only" }, ` — ${t(g.title)}`),
+                )
+              : null,
           ),
         ),
       ),

@@ -1,0 +1,54 @@
+"""`POST /api/tutorials/{game}`: the tutorial driver, applied for the browser's tutorial page.
+
+Stateless: the page sends the steps it has done (kept in its own storage, so it resumes) and, to
+try one, a move; the answer is the learner's view, the step's lesson and, for a refused try, why.
+The driver decides everything (nekobako.tutorial); the server only carries its answers, and
+stores nothing: a tutorial is no table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from ..engine import UnknownGame, is_number
+from ..i18n import Message
+from ..tutorial import Tutorial, TutorialNotFound, load
+from .errors import ApiError, request_lang
+from .requests import json_body
+
+MAX_MOVE = 200  # notation is never longer (engine.check_text)
+
+
+async def tutorial_step(request: Request) -> JSONResponse:
+    try:
+        script = load(request.path_params["game"])
+    except (UnknownGame, TutorialNotFound) as exc:
+        raise ApiError(404, "not_found", exc.message) from None
+    body = await json_body(request, required=False)
+    steps = len(script.steps)
+    step, move = body.get("step", 0), body.get("move")
+    if type(step) is not int or not 0 <= step <= steps:
+        if not (isinstance(step, str) and is_number(step) and len(step) < 4 and int(step) <= steps):
+            raise ApiError(400, "bad_request", Message("error.whole_number", name="step", low=0, high=steps))
+        step = int(step)
+    if move is not None and not (isinstance(move, str) and len(move) <= MAX_MOVE):
+        raise ApiError(400, "bad_request", Message("tutorial.move_text", n=MAX_MOVE))
+    tutorial = Tutorial(script, step)  # a few dozen actions replayed: well under a millisecond
+    refused = tutorial.attempt(move) if move is not None else None
+    answer: dict[str, Any] = {
+        "game": script.game,
+        "seat": script.seat,
+        "lesson": tutorial.lesson().to_json(),
+        "view": tutorial.view(),
+        "refused": None,
+    }
+    if refused is not None:
+        answer["refused"] = {**refused.to_json(), "error": refused.text(request_lang(request))}
+    return JSONResponse(answer)
+
+
+routes = [Route("/api/tutorials/{game}", tutorial_step, methods=["POST"])]
