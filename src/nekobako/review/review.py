@@ -1,0 +1,178 @@
+"""The review of a game: every decision of one seat rated from what that seat knew then.
+
+`review_record(record, seat)` replays the record (`engine.replay` first, so a bad record is
+refused before any work), then walks it again and, before each action of `seat` that had a
+choice (more than one legal action), takes `state.view(seat)` and `state.legal_actions(seat)`:
+nothing else of the state reaches the rating (`rate.py`). A forced move is no decision.
+
+Deterministic: the solver is exact, and each search draws from its own `random.Random` seeded
+from the review's seed and the decision's place in the game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..engine import NekobakoError, Record, replay
+from ..i18n import Message
+from .labels import LABELS, label, move_accuracy
+from .rate import Rating, SearchRater, rate_shutbox
+
+DEFAULT_ITERATIONS = 2000
+"""Search iterations per card-game decision (`--budget`)."""
+
+MAX_ITERATIONS = 200_000
+
+Progress = Callable[[int, int], None]
+"""`progress(done, total)`: decisions rated so far, out of the seat's decisions."""
+
+
+class ReviewError(NekobakoError, ValueError):
+    """A review that cannot be made as asked (a seat the game does not have, a bad budget)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One rated decision. Values are on the common scale (`labels.py`), higher is better."""
+
+    ply: int  # the move's place in the game's history (chance steps included), from 0
+    round: int  # rounds finished before it
+    chosen: str
+    best: str
+    value: float  # the best move's value: what the position was worth to the seat
+    chosen_value: float
+    loss: float  # value - chosen_value, at least 0
+    margin: float  # 95 % half-width of the loss (0 when exact)
+    label: str
+    objective: str  # shut | score | target | search
+    raw_value: float  # the best move's value in the objective's own unit
+    raw_chosen: float
+    visits: int | None = None  # the chosen move's visits in the search
+    accuracy: float = 100.0
+
+
+@dataclass
+class Review:
+    game: str
+    seat: int
+    players: int
+    method: str  # solver | search
+    iterations: int | None
+    seed: int
+    decisions: list[Decision] = field(default_factory=list)
+
+    @property
+    def accuracy(self) -> float | None:
+        """Mean accuracy over the decisions (lichess's per-move curve), None without decisions."""
+        if not self.decisions:
+            return None
+        return sum(d.accuracy for d in self.decisions) / len(self.decisions)
+
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys(LABELS, 0)
+        for d in self.decisions:
+            out[d.label] += 1
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "seat": self.seat,
+            "players": self.players,
+            "method": self.method,
+            "iterations": self.iterations,
+            "seed": self.seed,
+            "accuracy": self.accuracy,
+            "counts": self.counts(),
+            "decisions": [asdict(d) for d in self.decisions],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Review:
+        decisions = [Decision(**d) for d in data["decisions"]]
+        return cls(
+            data["game"], data["seat"], data["players"], data["method"], data["iterations"], data["seed"], decisions
+        )
+
+
+def check_seat(seat: Any, players: int) -> int:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+        raise ReviewError(Message("review.bad_seat", seat=str(seat), last=players - 1))
+    return seat
+
+
+def check_iterations(iterations: Any) -> int:
+    if not isinstance(iterations, int) or isinstance(iterations, bool) or not 1 <= iterations <= MAX_ITERATIONS:
+        raise ReviewError(Message("review.bad_budget", value=str(iterations), most=MAX_ITERATIONS))
+    return iterations
+
+
+def review_record(
+    record: Record | Mapping[str, Any] | str,
+    seat: int,
+    iterations: int = DEFAULT_ITERATIONS,
+    seed: int = 0,
+    progress: Progress | None = None,
+) -> Review:
+    """Rate every decision of `seat` in `record` (finished or not). Raises `BadRecord` for a
+    record that does not replay, `ReviewError` for a bad seat or budget."""
+    if not isinstance(record, Record):
+        record = Record.from_json(record)
+    final = replay(record)
+    check_seat(seat, final.players)
+    check_iterations(iterations)
+    game = final.game
+    exact = game.name == "shutbox"
+    review = Review(
+        game.name, seat, final.players, "solver" if exact else "search", None if exact else iterations, seed
+    )
+    history = list(final.history)
+    moments = [i for i, (s, _) in enumerate(history) if s == seat]
+    state = game.new_game(record.players, record.options)
+    rater = None if exact else SearchRater(game, iterations)
+    total = len(moments)
+    done = 0
+    if progress:
+        progress(0, total)
+    for ply, (actor, action) in enumerate(history):
+        if actor == seat:
+            legal = state.legal_actions(seat)
+            if len(legal) > 1:
+                view = state.view(seat)
+                if rater is None:
+                    rating = rate_shutbox(view, legal)
+                else:
+                    rating = rater.rate(view, legal, random.Random(seed * 1_000_003 + ply))
+                chosen = next(i for i, a in enumerate(legal) if str(a) == str(action))
+                review.decisions.append(_decision(rating, legal, chosen, ply, len(state.round_scores())))
+            done += 1
+            if progress:
+                progress(done, total)
+        state.apply(actor, action)
+    return review
+
+
+def _decision(rating: Rating, legal: Sequence[Any], chosen: int, ply: int, rounds: int) -> Decision:
+    best = rating.best
+    loss = max(0.0, rating.values[best] - rating.values[chosen])
+    margin = rating.margin(chosen)
+    name = label(loss, margin, chosen_is_best=chosen == best)
+    return Decision(
+        ply=ply,
+        round=rounds,
+        chosen=str(legal[chosen]),
+        best=str(legal[best]),
+        value=rating.values[best],
+        chosen_value=rating.values[chosen],
+        loss=loss,
+        margin=margin,
+        label=name,
+        objective=rating.objective,
+        raw_value=rating.raw[best],
+        raw_chosen=rating.raw[chosen],
+        visits=None if rating.visits is None else rating.visits[chosen],
+        accuracy=100.0 if name == "best" else move_accuracy(loss - margin),  # the loss noise cannot explain
+    )
