@@ -122,3 +122,16 @@ class SearchRater:
             child = tree.find(0, int(keymap[me, kernel.encoding.action_id(action)]))
             out.append((int(tree.visits[child]), float(tree.reward[child])) if child != ik.EMPTY else (0, 0.0))
         return out
+
+
+_searchers: dict[tuple[str, int], SearchRater] = {}
+
+
+def searcher(game: str, iterations: int) -> SearchRater:
+    """One rater per game and budget in a process (its bot keeps caches between decisions)."""
+    from ..engine import get_game
+
+    found = _searchers.get((game, iterations))
+    if found is None:
+        found = _searchers[(game, iterations)] = SearchRater(get_game(game), iterations)
+    return found

@@ -5,6 +5,9 @@ refused before any work), then walks it again and, before each action of `seat` 
 choice (more than one legal action), takes `state.view(seat)` and `state.legal_actions(seat)`:
 nothing else of the state reaches the rating (`rate.py`). A forced move is no decision.
 
+The server rates the same `moments` one by one in its search processes (`rate_moment`) and
+builds the same `Review` from them (`decision`).
+
 Deterministic: the solver is exact, and each search draws from its own `random.Random` seeded
 from the review's seed and the decision's place in the game.
 """
@@ -12,14 +15,14 @@ from the review's seed and the decision's place in the game.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..engine import NekobakoError, Record, replay
 from ..i18n import Message
 from .labels import LABELS, label, move_accuracy
-from .rate import Rating, SearchRater, rate_shutbox
+from .rate import Rating, rate_shutbox, searcher
 
 DEFAULT_ITERATIONS = 2000
 """Search iterations per card-game decision (`--budget`)."""
@@ -110,6 +113,49 @@ def check_iterations(iterations: Any) -> int:
     return iterations
 
 
+@dataclass(frozen=True)
+class Moment:
+    """A decision to rate: what the seat saw and could do, and what it chose."""
+
+    ply: int
+    round: int
+    view: Mapping[str, Any]
+    legal: tuple[Any, ...]
+    chosen: int  # index in `legal`
+
+
+def moments(record: Record | Mapping[str, Any] | str, seat: int) -> tuple[str, int, list[Moment]]:
+    """`(game, players, moments)`: every decision of `seat` in `record`, from its own view.
+    Raises `BadRecord` for a record that does not replay, `ReviewError` for a bad seat."""
+    if not isinstance(record, Record):
+        record = Record.from_json(record)
+    final = replay(record)
+    check_seat(seat, final.players)
+    game = final.game
+    state = game.new_game(record.players, record.options)
+    found = []
+    for ply, (actor, action) in enumerate(final.history):
+        if actor == seat:
+            legal = tuple(state.legal_actions(seat))
+            if len(legal) > 1:
+                chosen = next(i for i, a in enumerate(legal) if str(a) == str(action))
+                found.append(Moment(ply, len(state.round_scores()), state.view(seat), legal, chosen))
+        state.apply(actor, action)
+    return game.name, final.players, found
+
+
+def rate_moment(game: str, moment: Moment, iterations: int, seed: int) -> Rating:
+    """One decision's rating (what a search process runs for the server)."""
+    if game == "shutbox":
+        return rate_shutbox(moment.view, moment.legal)
+    rng = random.Random(seed * 1_000_003 + moment.ply)
+    return searcher(game, iterations).rate(moment.view, moment.legal, rng)
+
+
+def method_of(game: str) -> str:
+    return "solver" if game == "shutbox" else "search"
+
+
 def review_record(
     record: Record | Mapping[str, Any] | str,
     seat: int,
@@ -119,43 +165,22 @@ def review_record(
 ) -> Review:
     """Rate every decision of `seat` in `record` (finished or not). Raises `BadRecord` for a
     record that does not replay, `ReviewError` for a bad seat or budget."""
-    if not isinstance(record, Record):
-        record = Record.from_json(record)
-    final = replay(record)
-    check_seat(seat, final.players)
     check_iterations(iterations)
-    game = final.game
-    exact = game.name == "shutbox"
-    review = Review(
-        game.name, seat, final.players, "solver" if exact else "search", None if exact else iterations, seed
-    )
-    history = list(final.history)
-    moments = [i for i, (s, _) in enumerate(history) if s == seat]
-    state = game.new_game(record.players, record.options)
-    rater = None if exact else SearchRater(game, iterations)
-    total = len(moments)
-    done = 0
+    game, players, found = moments(record, seat)
+    exact = method_of(game) == "solver"
+    review = Review(game, seat, players, method_of(game), None if exact else iterations, seed)
     if progress:
-        progress(0, total)
-    for ply, (actor, action) in enumerate(history):
-        if actor == seat:
-            legal = state.legal_actions(seat)
-            if len(legal) > 1:
-                view = state.view(seat)
-                if rater is None:
-                    rating = rate_shutbox(view, legal)
-                else:
-                    rating = rater.rate(view, legal, random.Random(seed * 1_000_003 + ply))
-                chosen = next(i for i, a in enumerate(legal) if str(a) == str(action))
-                review.decisions.append(_decision(rating, legal, chosen, ply, len(state.round_scores())))
-            done += 1
-            if progress:
-                progress(done, total)
-        state.apply(actor, action)
+        progress(0, len(found))
+    for done, moment in enumerate(found, 1):
+        review.decisions.append(decision(moment, rate_moment(game, moment, iterations, seed)))
+        if progress:
+            progress(done, len(found))
     return review
 
 
-def _decision(rating: Rating, legal: Sequence[Any], chosen: int, ply: int, rounds: int) -> Decision:
+def decision(moment: Moment, rating: Rating) -> Decision:
+    """A rated moment, labelled (`labels.py`)."""
+    legal, chosen, ply, rounds = moment.legal, moment.chosen, moment.ply, moment.round
     best = rating.best
     loss = max(0.0, rating.values[best] - rating.values[chosen])
     margin = rating.margin(chosen)

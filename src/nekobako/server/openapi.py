@@ -408,6 +408,16 @@ _REPORT = {
     },
 }
 
+_REVIEW = {
+    "type": "object",
+    "required": ["status", "done", "total", "review"],
+    "properties": {
+        "status": {"enum": ["none", "running", "done", "failed"]},
+        "done": {"type": "integer", "description": "decisions rated so far"},
+        "total": {"type": "integer", "description": "decisions to rate (0 until counted)"},
+        "review": {"type": ["object", "null"], "description": "nekobako.review's JSON (docs/review.md)"},
+    },
+}
 SCHEMAS = {
     "User": _USER,
     "Seat": _SEAT,
@@ -425,6 +435,7 @@ SCHEMAS = {
     "PlayerPage": _PLAYER_PAGE,
     "ChatMessage": _CHAT_MESSAGE,
     "Rematch": _REMATCH,
+    "Review": _REVIEW,
 }
 
 _QUANTILES = ("p50", "p90", "p99", "max")
@@ -537,6 +548,22 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
             "type": "object",
             "properties": {"step": {"type": "integer"}, "steps": {"type": "integer"}, "view": _OBJ},
         },
+    ),
+    (
+        "get",
+        "/api/tables/{table_id}/reviews/{seat}",
+        "A seat's stored review of a finished game: none, running (done of total decisions), done, failed",
+        None,
+        200,
+        _ref("Review"),
+    ),
+    (
+        "post",
+        "/api/tables/{table_id}/reviews/{seat}",
+        "Review a seat of a finished game (202 while it is computed; limits per user and per server)",
+        None,
+        202,
+        _ref("Review"),
     ),
     (
         "get",
