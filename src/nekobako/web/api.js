@@ -84,6 +84,9 @@ export const ratings = (game) => call("GET", `/api/ratings${game ? `?game=${enco
 
 // Replays: the full view (every hand) after `step` recorded entries of a finished game.
 export const replayStep = (id, step) => call("GET", `/api/tables/${id}/replay?step=${step}`);
+// Reviews of a finished game's seat (docs/review.md): what is stored, and asking for one.
+export const review = (id, seat) => call("GET", `/api/tables/${id}/reviews/${seat}`);
+export const startReview = (id, seat) => call("POST", `/api/tables/${id}/reviews/${seat}`);
 
 // Games are fetched once per page load and shared (titles, options, bot levels, messages); the
 // lobby and replay pages hold them already (server/pages.py boot).

@@ -791,6 +791,7 @@ export function resultsPanel(view, results, names, id, table = null) {
       "p",
       { class: "row" },
       h("a", { class: "button primary", href: `/replay/${id}`, "data-testid": "replay-link" }, t("table.replayLink")),
+      h("a", { class: "button", href: `/replay/${id}#review`, "data-testid": "review-link" }, t("review.panel.link")),
       h(
         "a",
         { class: "button", href: `/api/tables/${id}/record`, download: `nekobako-table-${id}.json` },
