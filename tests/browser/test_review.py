@@ -73,3 +73,20 @@ def test_the_results_link_to_the_review(new_page, server) -> None:
     page.wait_for_selector("[data-testid=review]")
     assert page.locator("[data-key=review-start]").count() == 0  # asking needs a session
     assert "Log in" in page.inner_text("[data-testid=review]")
+
+
+def test_a_hint_at_a_table_with_the_option(new_page, server) -> None:
+    page = new_page()
+    enter_as_guest(page, "Hinted")
+    table_id = page.evaluate(
+        """async () => {
+            const post = (path, body) => fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+                body: body === undefined ? undefined : JSON.stringify(body)}).then((r) => r.json());
+            const table = await post("/api/tables", {game: "shutbox", seats: 1, options: {hints: true}});
+            await post(`/api/tables/${table.id}/start`);
+            return table.id;
+        }"""
+    )
+    page.goto(f"/#/table/{table_id}")
+    page.click("[data-key=hint]")
+    assert page.inner_text("[data-testid=hint]").strip() == "Hint: roll"

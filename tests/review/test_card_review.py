@@ -61,3 +61,19 @@ def test_a_bad_budget_and_a_bad_record_are_refused() -> None:
     broken = dict(PARADOX, actions=[*PARADOX["actions"][:10], "0: play 9 purple"])
     with pytest.raises(BadRecord):
         review_record(broken, 0)
+
+
+def test_a_hint_is_the_reviews_best_move() -> None:
+    from nekobako.bots.optimal import OptimalBot
+    from nekobako.engine import get_game
+    from nekobako.review import hint
+
+    game = get_game("catbox")
+    state = game.new_game(3, PARADOX["options"])
+    for seat, action in replay(PARADOX).history[:PARADOX_PLY]:
+        state.apply(seat, action)
+    assert hint("catbox", state.view(0), state.legal_actions(0), iterations=400).action == "play 3 blue"
+    shut = replay({"game": "shutbox", "players": 2, "seed": 4, "actions": ["start 0", "0: roll", "dice 3 4"]})
+    legal = shut.legal_actions(0)
+    best = OptimalBot().choose(shut.view(0), legal, None)  # type: ignore[arg-type]
+    assert hint("shutbox", shut.view(0), legal).action == str(best)

@@ -63,3 +63,20 @@ def test_bad_input_is_answered_in_words_with_exit_2(tmp_path: Path) -> None:
     assert missing.returncode == 2 and "Traceback" not in missing.stderr
     budget = run("-", "--seat", "0", "--budget", "0", input=json.dumps(SHUTBOX))
     assert budget.returncode == 2 and "budget" in budget.stderr
+
+
+def test_the_hint_command_in_a_terminal_game(tmp_path: Path) -> None:
+    env = {
+        "COLUMNS": "120",
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONIOENCODING": "utf-8",
+        "PYTHONPATH": SRC,
+    }
+    base = [sys.executable, "-c", "from nekobako.cli import main; main()", "play", "shutbox", "-p", "1", "--seed", "3"]
+    record = ["--record", str(tmp_path / "game.json")]
+    on = subprocess.run(
+        [*base, "-o", "hints=on", *record], input="hint\nquit\n", capture_output=True, text=True, env=env, timeout=120
+    )
+    assert "Hint: roll" in on.stdout
+    off = subprocess.run([*base, *record], input="hint\nquit\n", capture_output=True, text=True, env=env, timeout=120)
+    assert "Hints are off" in off.stdout

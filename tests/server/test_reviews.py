@@ -109,3 +109,26 @@ TABLE = {
     "deadlines": {},
     "created_at": now(),
 }
+
+
+def test_hints_at_a_table_with_the_option(sqlite_url: str, tmp_path: Path) -> None:
+    with running(sqlite_url, tmp_path) as server, clients(server, 3) as (alice, bob, carol):
+        alice.guest("alice")
+        bob.guest("bob")
+        carol.guest("carol")
+        table = alice.create("shutbox", 2, {"hints": True})
+        assert table["options"]["hints"] is True
+        bob.ok(bob.post(f"/api/tables/{table['id']}/join"))
+        alice.ok(alice.post(f"/api/tables/{table['id']}/start"))
+        sock = alice.socket(table["id"])
+        view = sock.wait_state(lambda m: m["view"] is not None and m["view"]["legal"])["view"]
+        first = table["id"]
+        hint = alice.ok(alice.post(f"/api/tables/{first}/hint"))
+        assert hint["action"] in view["legal"] and hint["objective"] == "score"
+        assert bob.post(f"/api/tables/{first}/hint").json()["key"] == "error.hint_not_your_turn"
+        assert carol.post(f"/api/tables/{first}/hint").status_code == 403
+        sock.close()
+        plain = carol.create("shutbox", 1)
+        carol.ok(carol.post(f"/api/tables/{plain['id']}/start"))
+        refused = carol.post(f"/api/tables/{plain['id']}/hint")
+        assert refused.status_code == 409 and refused.json()["key"] == "error.hints_off"

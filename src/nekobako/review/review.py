@@ -15,7 +15,7 @@ from the review's seed and the decision's place in the game.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -201,3 +201,25 @@ def decision(moment: Moment, rating: Rating) -> Decision:
         visits=None if rating.visits is None else rating.visits[chosen],
         accuracy=100.0 if name == "best" else move_accuracy(loss - margin),  # the loss noise cannot explain
     )
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The best move at a seat's turn, from the review's own rating (`rate_moment`)."""
+
+    action: str
+    value: float  # on the review's common scale (docs/review.md)
+    objective: str
+
+
+def hint(
+    game: str, view: Mapping[str, Any], legal: Sequence[Any], iterations: int = DEFAULT_ITERATIONS, seed: int = 0
+) -> Hint:
+    """The best of `legal` for the seat whose `view` this is (a table with the `hints` option):
+    the solver for Shut the Box, the review's search for the card games (deterministic given `seed`)."""
+    check_iterations(iterations)
+    if len(legal) == 1:
+        return Hint(str(legal[0]), float("nan"), "forced")
+    moment = Moment(len(view.get("history", ())), 0, view, tuple(legal), 0)
+    rating = rate_moment(game, moment, iterations, seed)
+    return Hint(str(legal[rating.best]), rating.values[rating.best], rating.objective)

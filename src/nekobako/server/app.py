@@ -14,7 +14,21 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 
 from ..store import open_database
-from . import auth, catalogue, chat, lobby, lobby_feed, moderation, openapi, pages, play, players, rematch, reviews
+from . import (
+    auth,
+    catalogue,
+    chat,
+    hints,
+    lobby,
+    lobby_feed,
+    moderation,
+    openapi,
+    pages,
+    play,
+    players,
+    rematch,
+    reviews,
+)
 from .assets import ConditionalGet
 from .auth import Throttles
 from .errors import ApiError, api_error_handler, database_error_handler, http_error_handler
@@ -62,6 +76,7 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
             *moderation.routes,
             *rematch.routes,
             *reviews.routes,
+            *hints.routes,
             *players.routes,
             *pages.routes,
         ],

@@ -550,6 +550,22 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
         },
     ),
     (
+        "post",
+        "/api/tables/{table_id}/hint",
+        "The best move at your turn, at a table with the `hints` option (docs/review.md)",
+        None,
+        200,
+        {
+            "type": "object",
+            "properties": {
+                "seq": {"type": "integer"},
+                "action": {"type": "string"},
+                "value": {"type": "number"},
+                "objective": {"type": "string"},
+            },
+        },
+    ),
+    (
         "get",
         "/api/tables/{table_id}/reviews/{seat}",
         "A seat's stored review of a finished game: none, running (done of total decisions), done, failed",
