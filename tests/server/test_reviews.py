@@ -132,3 +132,21 @@ def test_hints_at_a_table_with_the_option(sqlite_url: str, tmp_path: Path) -> No
         carol.ok(carol.post(f"/api/tables/{plain['id']}/start"))
         refused = carol.post(f"/api/tables/{plain['id']}/hint")
         assert refused.status_code == 409 and refused.json()["key"] == "error.hints_off"
+
+
+def test_a_table_with_hints_is_never_rated(sqlite_url: str, tmp_path: Path) -> None:
+    """Two registered players: the same game would be rated (test_safety_invariants); with hints, not."""
+    with running(sqlite_url, tmp_path) as server, clients(server, 2) as (alice, bob):
+        alice.signup("alice")
+        bob.signup("bob")
+        table = alice.create("shutbox", 2, {"hints": True})
+        bob.ok(bob.post(f"/api/tables/{table['id']}/join"))
+        alice.ok(alice.post(f"/api/tables/{table['id']}/start"))
+        socks = [c.socket(table["id"]) for c in (alice, bob)]
+        for sock in socks:
+            sock.wait_state(lambda m: m["view"] is not None)
+        play_out(socks, random.Random(6))
+        assert alice.ok(alice.get(f"/api/tables/{table['id']}/results"))["ratings"] == []
+        assert alice.ok(alice.get("/api/ratings"))["ratings"] == []
+        for sock in socks:
+            sock.close()

@@ -212,7 +212,7 @@ class TerminalGame:
         own rating from this seat's view."""
         state = self.state
         if not state.options.get("hints"):
-            self.say(self.t("hint_off"), "yellow")
+            self.say(self.t("hint_off", option="-o hints=on"), "yellow")
             return
         from ..review import hint
 
