@@ -120,14 +120,18 @@ def test_hints_at_a_table_with_the_option(sqlite_url: str, tmp_path: Path) -> No
         assert table["options"]["hints"] is True
         bob.ok(bob.post(f"/api/tables/{table['id']}/join"))
         alice.ok(alice.post(f"/api/tables/{table['id']}/start"))
-        sock = alice.socket(table["id"])
-        view = sock.wait_state(lambda m: m["view"] is not None and m["view"]["legal"])["view"]
+        socks = [alice.socket(table["id"]), bob.socket(table["id"])]
         first = table["id"]
-        hint = alice.ok(alice.post(f"/api/tables/{first}/hint"))
-        assert hint["action"] in view["legal"] and hint["objective"] == "score"
-        assert bob.post(f"/api/tables/{first}/hint").json()["key"] == "error.hint_not_your_turn"
+        view = socks[0].wait_state(lambda m: m["view"] is not None)["view"]
+        mover = view["to_move"][0]  # the start player is drawn
+        asker, other = (alice, bob) if mover == 0 else (bob, alice)
+        legal = socks[mover].wait_state(lambda m: m["view"] is not None and m["view"]["legal"])["view"]["legal"]
+        hint = asker.ok(asker.post(f"/api/tables/{first}/hint"))
+        assert hint["action"] in legal and hint["objective"] == "score"
+        assert other.post(f"/api/tables/{first}/hint").json()["key"] == "error.hint_not_your_turn"
         assert carol.post(f"/api/tables/{first}/hint").status_code == 403
-        sock.close()
+        for sock in socks:
+            sock.close()
         plain = carol.create("shutbox", 1)
         carol.ok(carol.post(f"/api/tables/{plain['id']}/start"))
         refused = carol.post(f"/api/tables/{plain['id']}/hint")
