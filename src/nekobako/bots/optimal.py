@@ -81,6 +81,50 @@ class OptimalBot:
         return "OptimalBot('shutbox')"
 
 
+OBJECTIVES = ("shut", "score", "target")
+"""What `action_values` optimises: the solver's two objectives, or beating a penalty already scored."""
+
+
+def objective_of(seen: ShutView) -> str:
+    """The objective the bot plays for at this view (see the module docstring)."""
+    if target_penalty(seen) is not None:
+        return "target"
+    return "shut" if seen.players == 1 else "score"
+
+
+def action_values(view: Mapping[str, Any], legal: Sequence[Action]) -> tuple[str, list[float]]:
+    """`(objective, values)`: the exact value of each legal action under the objective the bot
+    plays for at this view, as `choose` weighs them (higher is better): the probability of
+    shutting the box this turn (`shut`), minus the turn's expected penalty (`score`), or the
+    probability of beating the best penalty already scored this round (`target`). The review
+    (`nekobako.review`) rates a Shut the Box decision with these."""
+    seen = read_view(view)
+    options = seen.options
+    board = seen.boards[seen.me]
+    texts = [str(a) for a in legal]
+    objective = objective_of(seen)
+    rolling = texts[0].startswith("roll")
+    mask = tiles_mask(board)
+    if objective != "target":
+        solution = solve(options["tiles"], objective, options["scoring"], options["max_close"], options["one_die"])
+        sign = 1.0 if solution.maximize else -1.0
+        if rolling:
+            return objective, [sign * solution.roll_value(mask, 1 if t == "roll 1" else 2) for t in texts]
+        return objective, [sign * solution.values[mask & ~_closed(t)] for t in texts]
+    tiles, max_close, one_die = options["tiles"], options["max_close"], options["one_die"]
+    values, ends = turn_values(tiles, max_close, one_die, options["scoring"], target_penalty(seen))
+    if rolling:
+        config = tables(tiles, max_close, one_die)
+        odds = [ONE_DIE_ODDS if text == "roll 1" else TWO_DICE_ODDS for text in texts]
+        return objective, [_roll_value(config.shut_masks, values, mask, o, ends[mask]) for o in odds]
+    return objective, [values[mask & ~_closed(t)] for t in texts]
+
+
+def _closed(text: str) -> int:
+    """The mask of the tiles a `shut …` action closes."""
+    return tiles_mask([int(w) for w in text.split()[1:]])
+
+
 def target_penalty(view: ShutView) -> int | None:
     """The best penalty another seat still in the game has already scored this round, if any."""
     known = [p for s, p in enumerate(view.penalty) if s != view.seat and p is not None and not view.eliminated[s]]

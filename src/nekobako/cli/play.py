@@ -46,6 +46,9 @@ from .common import lang_option, os_reason, parse_json, print_error, read_record
 from .rules import rules_markdown
 from .simulate import parse_option_args
 
+HINT_ITERATIONS = 1000
+"""Search iterations of a hint in the card games (the server's, too)."""
+
 
 def register(app: typer.Typer) -> None:
     app.command("play", help="cli.help.play")(play_command)
@@ -204,6 +207,18 @@ class TerminalGame:
             self.console.print(line.rstrip("\n"), markup=False, highlight=False)
         return line.strip()
 
+    def show_hint(self, legal: list[Any]) -> None:
+        """The best move now, at a table with the `hints` option (docs/review.md): the review's
+        own rating from this seat's view."""
+        state = self.state
+        if not state.options.get("hints"):
+            self.say(self.t("hint_off", option="-o hints=on"), "yellow")
+            return
+        from ..review import hint
+
+        best = hint(state.game.name, state.view(self.seat), legal, HINT_ITERATIONS, seed=len(state.history))
+        self.say(self.t("hint", action=best.action), "cyan")
+
     def human_turn(self) -> None:
         state = self.state
         legal = list(state.legal_actions(self.seat))
@@ -223,6 +238,9 @@ class TerminalGame:
                 continue
             if lowered in ("help", "h"):
                 self.say(self.t("help", example=str(legal[0]) if legal else "…"))
+                continue
+            if lowered == "hint":
+                self.show_hint(legal)
                 continue
             if lowered in ("quit", "exit", "q"):
                 self.say(self.t("quit"), "yellow")

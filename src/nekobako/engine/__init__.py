@@ -16,7 +16,7 @@ from .game import (
     envelope,
     is_number,
 )
-from .options import Options, OptionSpec, parse_option_text, parse_options
+from .options import HINTS, Options, OptionSpec, parse_option_text, parse_options
 from .playout import play_out, random_playout, random_step
 from .record import Record, fill_chance, format_entry, parse_entry, replay, summary
 from .registry import GAME_MODULES, check_game_name, game_names, get_game
@@ -35,6 +35,7 @@ __all__ = [
     "LastView",
     "MalformedAction",
     "NekobakoError",
+    "HINTS",
     "OptionSpec",
     "Options",
     "ReadOnlyDict",

@@ -84,6 +84,11 @@ class OptionSpec:
         }
 
 
+HINTS = OptionSpec("hints", False, (False, True))
+"""Every game's table option `hints` (issue 29 §3, docs/review.md): a player may ask for the best
+move at their turn, from the review's search. Off by default; a table with it on is never rated
+(`server/results.py`). It changes no rule: the engine only carries it in the options and records."""
+
 _BOOL_TEXT = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False, "1": True, "0": False}
 
 

@@ -18,6 +18,7 @@ from . import (
     auth,
     catalogue,
     chat,
+    hints,
     lobby,
     lobby_feed,
     moderation,
@@ -26,6 +27,7 @@ from . import (
     play,
     players,
     rematch,
+    reviews,
     tutorials,
 )
 from .assets import ConditionalGet
@@ -74,6 +76,8 @@ def create_app(database_url: str, settings: Settings | None = None) -> Starlette
             *chat.routes,
             *moderation.routes,
             *rematch.routes,
+            *reviews.routes,
+            *hints.routes,
             *players.routes,
             *tutorials.routes,
             *pages.routes,

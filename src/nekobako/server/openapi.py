@@ -409,6 +409,16 @@ _REPORT = {
     },
 }
 
+_REVIEW = {
+    "type": "object",
+    "required": ["status", "done", "total", "review"],
+    "properties": {
+        "status": {"enum": ["none", "running", "done", "failed"]},
+        "done": {"type": "integer", "description": "decisions rated so far"},
+        "total": {"type": "integer", "description": "decisions to rate (0 until counted)"},
+        "review": {"type": ["object", "null"], "description": "nekobako.review's JSON (docs/review.md)"},
+    },
+}
 SCHEMAS = {
     "User": _USER,
     "Seat": _SEAT,
@@ -426,6 +436,7 @@ SCHEMAS = {
     "PlayerPage": _PLAYER_PAGE,
     "ChatMessage": _CHAT_MESSAGE,
     "Rematch": _REMATCH,
+    "Review": _REVIEW,
 }
 
 _TUTORIAL_TRY = {
@@ -576,6 +587,38 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
         _TUTORIAL_TRY,
         200,
         _TUTORIAL_STEP,
+    ),
+    (
+        "post",
+        "/api/tables/{table_id}/hint",
+        "The best move at your turn, at a table with the `hints` option (docs/review.md)",
+        None,
+        200,
+        {
+            "type": "object",
+            "properties": {
+                "seq": {"type": "integer"},
+                "action": {"type": "string"},
+                "value": {"type": "number"},
+                "objective": {"type": "string"},
+            },
+        },
+    ),
+    (
+        "get",
+        "/api/tables/{table_id}/reviews/{seat}",
+        "A seat's stored review of a finished game: none, running (done of total decisions), done, failed",
+        None,
+        200,
+        _ref("Review"),
+    ),
+    (
+        "post",
+        "/api/tables/{table_id}/reviews/{seat}",
+        "Review a seat of a finished game (202 while it is computed; limits per user and per server)",
+        None,
+        202,
+        _ref("Review"),
     ),
     (
         "get",

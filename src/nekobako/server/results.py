@@ -14,7 +14,10 @@ from .live import LiveTable
 
 def rating_settlement(live: LiveTable, state: Any) -> Callable[[Any], None] | None:
     """The ratings change of a finished game, to run inside the game's last transaction (None
-    when fewer than two registered players sat at the table)."""
+    when fewer than two registered players sat at the table, or the table offered hints: a game
+    played with the best move on request is never rated)."""
+    if live.row.options.get("hints"):
+        return None
     seat_users = {
         s.seat: s.user_id
         for s in live.row.seats

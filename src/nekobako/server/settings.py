@@ -14,6 +14,8 @@ class Limits:
     open_tables: int = 5  # tables one user hosts that are open or running
     strong_bot_tables: int = 2  # tables with a searching bot (ismcts) one user runs at a time
     server_strong_bot_tables: int = 16  # the same, all users together
+    reviews: int = 1  # reviews of finished games one user has computing at a time (docs/review.md)
+    server_reviews: int = 4  # the same, all users together
     guests_per_hour: int = 20  # guest accounts made from one address
     signups_per_hour: int = 10  # registered accounts made from one address
     anonymous_sockets: int = 20  # sockets without a session watching one table

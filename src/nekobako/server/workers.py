@@ -48,6 +48,13 @@ def _search(game: str, level: str, view: Mapping[str, Any], legal: Sequence[Acti
     return _process_bots.choose(game, level, view, legal, rng)
 
 
+def _rate(game: str, moment: Any, iterations: int, seed: int) -> Any:
+    """Runs in a search process: one decision of a review (nekobako.review)."""
+    from ..review import rate_moment
+
+    return rate_moment(game, moment, iterations, seed)
+
+
 def _exit_with(parent: int) -> None:
     """Runs first in a search process: it leaves as soon as the server that started it is gone
     (stopped, killed or crashed), instead of finishing searches nobody will read."""
@@ -95,6 +102,18 @@ class Workers:
             return await asyncio.wrap_future(pool.submit(_search, game, level, dict(view), list(legal), rng))
         except BrokenProcessPool:
             log.error("a bot search process died; starting a new pool")
+            if self._searches is pool:
+                self._searches = None
+            raise
+
+    async def rate(self, game: str, moment: Any, iterations: int, seed: int) -> Any:
+        """One decision of a review, rated in a search process (the solver's too: it is exact but
+        builds tables the first time)."""
+        pool = self._search_pool()
+        try:
+            return await asyncio.wrap_future(pool.submit(_rate, game, moment, iterations, seed))
+        except BrokenProcessPool:
+            log.error("a review's search process died; starting a new pool")
             if self._searches is pool:
                 self._searches = None
             raise

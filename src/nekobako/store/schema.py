@@ -212,3 +212,21 @@ watchers = Table(
     Column("holder", String(80), nullable=False),
     Column("until", Float, nullable=False),
 )
+
+# -- issue 29: reviews of finished games (an additive table) --
+
+reviews = Table(
+    "reviews",
+    metadata,
+    # one review per seat of a finished table (docs/review.md): `running` while a server process
+    # computes it (`done` of `total` decisions rated; `updated_at` renewed at each, so a review whose
+    # process died is taken over once it is stale), then `done` with the review's JSON
+    Column("table_id", Integer, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("status", String(8), nullable=False),  # running | done | failed
+    Column("requested_by", Integer, ForeignKey("users.id", ondelete="SET NULL"), nullable=True, index=True),
+    Column("done", Integer, nullable=False, default=0),
+    Column("total", Integer, nullable=False, default=0),
+    Column("result", JSON, nullable=True),
+    Column("updated_at", Float, nullable=False),  # Unix time
+)

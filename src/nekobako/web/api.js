@@ -87,6 +87,11 @@ export const ratings = (game) => call("GET", `/api/ratings${game ? `?game=${enco
 export const tutorial = (game, step, move) =>
   call("POST", `/api/tutorials/${encodeURIComponent(game)}`, move === undefined ? { step } : { step, move });
 export const replayStep = (id, step) => call("GET", `/api/tables/${id}/replay?step=${step}`);
+// Reviews of a finished game's seat (docs/review.md): what is stored, and asking for one.
+export const review = (id, seat) => call("GET", `/api/tables/${id}/reviews/${seat}`);
+export const startReview = (id, seat) => call("POST", `/api/tables/${id}/reviews/${seat}`);
+// The best move at your turn, at a table with the hints option.
+export const hint = (id) => call("POST", `/api/tables/${id}/hint`);
 
 // Games are fetched once per page load and shared (titles, options, bot levels, messages); the
 // lobby and replay pages hold them already (server/pages.py boot).

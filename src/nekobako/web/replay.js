@@ -13,6 +13,7 @@ import { roundSummary, scoreTable } from "./table.js";
 import { seatNames } from "./tables.js";
 import { buildLog } from "./words.js";
 import { chatList } from "./chat.js";
+import { reviewPanel } from "./review.js";
 
 const PLAY_MS = 700;
 const ROUND_END = new Set(["round_scored", "gem_lost", "game_over"]);
@@ -41,7 +42,9 @@ export function mount(root, { id }) {
   const bar = h("div", { class: "replay-bar", role: "toolbar", "aria-label": t("replay.move") });
   const board = h("section", { class: "game-area", "data-testid": "replay-board" });
   const side = h("aside", { class: "side" });
-  root.append(h("div", { class: "table-page replay" }, header, bar, h("div", { class: "table-body" }, board, side)));
+  const pageBox = h("div", { class: "table-page replay" }, header, bar, h("div", { class: "table-body" }, board, side));
+  root.append(pageBox);
+  let review = null; // the review panel, once the table is known (web/review.js)
 
   const total = () => (page.record ? page.record.actions.length : 0);
   // names as on the table page (seat names; "Bot 1 (random)"), else the record's names
@@ -267,6 +270,9 @@ export function mount(root, { id }) {
       page.record = await api.record(id);
       page.chat = await api.chat(id).catch(() => []);
       await go(total());
+      review = reviewPanel({ id, table: page.table, names: names(), onGo: (ply) => go(ply) });
+      pageBox.append(review);
+      if (location.hash === "#review") review.scrollIntoView();
     } catch (err) {
       page.error = err.status === 409 ? t("replay.unavailable") : t("app.error", { message: err.message });
       renderBar();
@@ -280,10 +286,12 @@ export function mount(root, { id }) {
   const offLang = onLangChange(() => {
     renderHeader();
     go(page.step);
+    review?.refresh();
   });
   return () => {
     document.removeEventListener("keydown", onKey);
     clearInterval(page.playing);
+    review?.stop();
     offLang();
   };
 }

@@ -36,6 +36,16 @@ export function mount(root, { id }) {
     shownAt: 0,
   };
 
+  let hint = null; // {view, text}: the hint asked for at this position (tables with the hints option)
+  async function askHint(view) {
+    try {
+      const answer = await api.hint(id);
+      hint = { view, text: t("review.hint.answer", { action: answer.action }) };
+    } catch (err) {
+      hint = { view, text: err.message };
+    }
+    renderStatus();
+  }
   const header = h("header", { class: "table-header" });
   // drawn on every message, so not a live region: the announcer says what is new (announceNews)
   const status = h("div", { class: "turn-line", "data-testid": "turn" });
@@ -385,7 +395,21 @@ export function mount(root, { id }) {
     }
     const round = view && page.module?.roundText ? page.module.roundText(view) : "";
     const prompt = view && !view.over ? describeMessage(view.prompt, page.info, names(), view.seat ?? null) : "";
-    patch(promptLine, prompt ? h("span", { class: mine ? "mine" : null }, mine ? "▶ " : "", prompt) : null);
+    // hints (a table option, docs/review.md): the best move at your turn, asked for; shown until the next position
+    const hintable = mine && tbl?.options?.hints;
+    const hinted = hintable && hint && hint.view === view ? hint : null;
+    patch(
+      promptLine,
+      prompt ? h("span", { class: mine ? "mine" : null }, mine ? "▶ " : "", prompt) : null,
+      hintable && !hinted
+        ? h(
+            "button",
+            { type: "button", class: "hint-button", "data-key": "hint", onclick: () => askHint(view) },
+            t("review.hint.ask"),
+          )
+        : null,
+      hinted ? h("span", { class: "hint", role: "status", "data-testid": "hint" }, " ", hinted.text) : null,
+    );
     promptLine.hidden = !prompt;
     patch(
       status,
@@ -791,6 +815,7 @@ export function resultsPanel(view, results, names, id, table = null) {
       "p",
       { class: "row" },
       h("a", { class: "button primary", href: `/replay/${id}`, "data-testid": "replay-link" }, t("table.replayLink")),
+      h("a", { class: "button", href: `/replay/${id}#review`, "data-testid": "review-link" }, t("review.panel.link")),
       h(
         "a",
         { class: "button", href: `/api/tables/${id}/record`, download: `nekobako-table-${id}.json` },

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...engine import Game, InvalidOptions, Options, OptionSpec, SearchHints
+from ...engine import HINTS, Game, InvalidOptions, Options, OptionSpec, SearchHints
 from ...i18n import Message
 from .actions import CatboxAction, parse_action
 from .board import table_for
@@ -32,7 +32,7 @@ class CatboxGame(Game[CatboxAction, CatboxState]):
     name = "catbox"
     min_players = 2
     max_players = 5
-    option_specs = (SIDE,)
+    option_specs = (SIDE, HINTS)
     search: ClassVar[SearchHints] = SearchHints(scale=4.0)  # a margin of ~4 points per round matters
 
     def check_options(self, options: Options, players: int) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from ...engine import InvalidOptions, Options, OptionSpec
+from ...engine import HINTS, InvalidOptions, Options, OptionSpec
 from ...i18n import Message
 from .cards import CATLETON, MAX_NUMBER, MITCH, SLOTS
 
@@ -92,6 +92,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("gems", 2, choices=(1, 2, 3, 4, 5)),
     OptionSpec("casual", False, choices=(False, True)),
     OptionSpec("extra_cards", "none", choices=("none", "mitch", "catleton", "both")),
+    HINTS,
 )
 
 

@@ -7,7 +7,7 @@ says about each option (name, help, value labels) is in messages.po, `shutbox.op
 
 from __future__ import annotations
 
-from ...engine import OptionSpec
+from ...engine import HINTS, OptionSpec
 
 TILE_COUNTS = (9, 10, 12)
 SCORINGS = ("total", "count", "digits")
@@ -22,6 +22,7 @@ OPTION_SPECS: tuple[OptionSpec, ...] = (
     OptionSpec("quick", False, (False, True)),
     OptionSpec("max_close", 3, MAX_CLOSE, advanced=True),
     OptionSpec("one_die", "max6", ONE_DIE_RULES, advanced=True),
+    HINTS,
 )
 
 ELIMINATION_AT: dict[tuple[str, str], int] = {
