@@ -35,6 +35,8 @@ deck card, then the table's plays in catalog order (`PLAY_BASE +` the set `MEMBE
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from typing import Any, cast
 
 import numpy as np
@@ -641,6 +643,54 @@ def playout(a: np.ndarray, rng: np.ndarray, max_actions: int) -> int:
     return count
 
 
+# -- worlds for a search (ismcts) ----------------------------------------------------------------------
+@njit(cache=True)
+def determinize(template: np.ndarray, spec: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
+    """One world into `out`, as `Game.determinize` samples it: `template` is the view's position
+    with the cards the seat cannot see taken out and the spare faces it cannot see 0; `spec` is
+    `[me, k, k hidden-spare seats, n, n unseen cards]`. The unseen cards are split uniformly among
+    the other hands (their sizes are public) and the undealt rest; hidden faces are uniform 1–6."""
+    out[:] = template
+    me = spec[0]
+    k = spec[1]
+    for i in range(k):
+        out[SPARE_F + spec[2 + i]] = below(rng, 6) + 1
+    at = 2 + k
+    n = spec[at]
+    pool = spec[at + 1 : at + 1 + n].copy()
+    i = 0
+    for s in range(out[PLAYERS]):
+        if s == me:
+            continue
+        base = HANDS + SLOTS * s
+        for _ in range(out[HAND_N + s]):
+            j = i + below(rng, n - i)
+            card = pool[j]
+            pool[j] = pool[i]
+            pool[i] = card
+            out[base + card] += 1
+            i += 1
+    for j in range(i, n):
+        out[UNDEALT + pool[j]] += 1
+
+
+@njit(cache=True)
+def spare_open(a: np.ndarray) -> bool:
+    """Spare faces are being chosen: others' choices stay hidden until the phase closes."""
+    return a[PHASE] == SPARE
+
+
+@njit(cache=True)
+def revealed(a: np.ndarray, me: int) -> int:
+    """What the closing of the spare phase showed `me`: the other holders' faces as one code
+    (1: nothing, no other holder)."""
+    code = 1
+    for s in range(a[PLAYERS]):
+        if s != me and a[HOLDERS] >> s & 1:
+            code = code * 8 + a[SPARE_F + s]
+    return code
+
+
 if _stamp() != STAMP:  # pragma: no cover - a numba cache compiled from an older catalog
     raise RuntimeError(
         "catopomp kernel: numba's cache holds code built from another play catalog; delete "
@@ -670,6 +720,7 @@ class CatopompKernel(Kernel):
     scores = staticmethod(scores)
     rounds_done = staticmethod(rounds_done)
     playout = staticmethod(playout)
+    determinize = staticmethod(determinize)
 
     def __init__(self, players: int, options: Any, encoding: Any):
         super().__init__(players, options, encoding)
@@ -782,6 +833,29 @@ class CatopompKernel(Kernel):
         s.removed = a[REMOVED : REMOVED + SLOTS]
         s.centre = a[CENTRE : CENTRE + 7]
         return s
+
+    def sampler(self, view: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+        """The template and spec of `view` for the compiled `determinize`: one world of
+        `Game.determinize` (built from the view alone) with what the seat cannot see taken out."""
+        from .determinize import determinize as from_view
+        from .view import read_view
+
+        me = read_view(view).seat
+        template = self.pack(from_view(self.game, view, random.Random(0)))
+        hidden = []
+        if template[PHASE] == SPARE:
+            for s in range(self.players):
+                if s != me and template[HOLDERS] >> s & 1 and not template[PENDING] >> s & 1:
+                    hidden.append(s)
+                    template[SPARE_F + s] = 0
+        pool: list[int] = []
+        parts = [HANDS + SLOTS * s for s in range(self.players) if s != me] + [UNDEALT]
+        for base in parts:
+            for c in range(SLOTS):
+                pool += [c] * int(template[base + c])
+            template[base : base + SLOTS] = 0
+        spec = [-1 if me is None else me, len(hidden), *hidden, len(pool), *pool]
+        return template, np.array(spec, np.int64)
 
     # -- chance ---------------------------------------------------------------------------------------
     def chance_codes(self, array: np.ndarray, action: Any) -> np.ndarray:
