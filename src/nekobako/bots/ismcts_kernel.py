@@ -24,10 +24,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from ..engine import CHANCE, Action, Game
 from ..engine.kernel import OVER, Kernel
+from ..engine.kernel_cache import njit
 from ..engine.kernel_rng import below
 from ..games.catbox import kernel as catbox
 from ..games.catopomp import kernel as catopomp

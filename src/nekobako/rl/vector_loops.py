@@ -17,10 +17,9 @@ import types as pytypes
 from pathlib import Path
 from typing import Any
 
-from numba import njit
-
 from ..engine.game import CHANCE
 from ..engine.kernel import OVER
+from ..engine.kernel_cache import njit
 from ..engine.kernel_rng import below
 
 first_to_move: Any = None  # the game's compiled functions: bound per game by `loops_for`

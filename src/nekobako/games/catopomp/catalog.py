@@ -10,12 +10,13 @@ Each play also gets its *rank*: where `combos.generate` emits it. The generator 
 the universal walks (one per own spare face, hand and hell apart, merged in one order) sort the
 legal list of every position the way the engine does; the kernel's differential tests check it.
 
-Plain Python and numpy: built once per process (a fraction of a second).
+Plain Python and numpy: built once per process (a fraction of a second). The kernel compiles these
+arrays in as constants; numba's cache notices a change to this file or `combos.py` through
+`engine/kernel_cache.py`, which stamps a game's compiled code with all of the game's sources.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from functools import cache
 from heapq import heappop, heappush
@@ -25,9 +26,7 @@ import numpy as np
 
 from . import actions as A
 from .cards import CATLETON, MAX_NUMBER, MITCH, SLOTS
-from .combos import generate
-from .dice import dice_specs
-from .encoding import all_plays
+from .encoding import all_plays, play_walks
 from .options import Rules
 
 MAX_CARDS = 4
@@ -77,34 +76,16 @@ def _spec_of(play: A.Play) -> int:
     return SPEC_INDEX[(first, second, play.spare)]
 
 
-def _ranks(plays: list[A.Play]) -> dict[str, int]:
+def _ranks(walks: list[tuple[bool, list[A.Play]]], plays: list[A.Play]) -> dict[str, int]:
     """Engine order of every play: the generator's walks on the universal deck, merged."""
-    rules = _universal_rules()
-    deck = list(rules.deck)
-    swaps = tuple(v for v in range(1, SLOTS) if deck[v])
-    centre = (0,) + (2,) * 6
     order: dict[str, int] = {}
     for hell in (False, True):
-        walks: list[list[str]] = []
-        for spare in range(7):
-            out: list[A.Action] = []
-            generate(
-                out,
-                hell,
-                deck,
-                1,
-                rules.max_size,
-                -1,
-                dice_specs(centre, spare),
-                () if hell else swaps,
-                rules.max_value,
-            )
-            walks.append([a.text for a in out])
+        texts = [[p.text for p in walk] for source, walk in walks if source == hell]
         # Kahn's algorithm over "comes right after" in some walk; ties by first appearance
         first: dict[str, tuple[int, int]] = {}
         after: dict[str, set[str]] = {}
         before: dict[str, int] = {}
-        for w, walk in enumerate(walks):
+        for w, walk in enumerate(texts):
             for i, text in enumerate(walk):
                 first.setdefault(text, (i, w))
                 after.setdefault(text, set())
@@ -153,7 +134,6 @@ class Catalog:
     spec_f1: np.ndarray
     spec_f2: np.ndarray
     spec_s: np.ndarray
-    stamp: int  # a hash of all of the above: the compiled kernel checks it was built from this
 
 
 def key_of(play: A.Play) -> tuple:
@@ -162,8 +142,9 @@ def key_of(play: A.Play) -> tuple:
 
 @cache
 def catalog() -> Catalog:
-    plays = all_plays(_universal_rules())
-    ranks = _ranks(plays)
+    walks = play_walks(_universal_rules())
+    plays = all_plays(_universal_rules(), walks)
+    ranks = _ranks(walks, plays)
     n = len(plays)
     hell = np.zeros(n, np.int64)
     size = np.zeros(n, np.int64)
@@ -211,12 +192,6 @@ def catalog() -> Catalog:
     spec_f1 = np.array([s[0] for s in SPECS], np.int64)
     spec_f2 = np.array([s[1] for s in SPECS], np.int64)
     spec_s = np.array([s[2] for s in SPECS], np.int64)
-    digest = hashlib.sha256()
-    for array in (hell, size, strength, ncards, card, count, swap, spec, ntable, table, rank_to_play, need):
-        digest.update(array.tobytes())
-    digest.update(bucket_start.tobytes())
-    digest.update(bucket_items.tobytes())
-    stamp = int.from_bytes(digest.digest()[:7], "little")
     assert MITCH < CATLETON < SLOTS
     return Catalog(
         plays=tuple(plays),
@@ -238,5 +213,4 @@ def catalog() -> Catalog:
         spec_f1=spec_f1,
         spec_f2=spec_f2,
         spec_s=spec_s,
-        stamp=stamp,
     )

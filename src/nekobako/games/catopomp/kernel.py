@@ -40,9 +40,9 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 import numpy as np
-from numba import njit
 
 from ...engine.kernel import CHANCE, OVER, Kernel
+from ...engine.kernel_cache import njit
 from ...engine.kernel_rng import below
 from . import actions as A
 from .cards import CATLETON, MAX_NUMBER, MITCH, SLOTS
@@ -106,7 +106,7 @@ ID_CARDS = 8  # bury, then give, then discard, NCARDS each
 
 EXTRAS = ("none", "mitch", "catleton", "both")
 
-# the catalog, frozen into the compiled code (`_stamp` proves which catalog that was)
+# the catalog, frozen into the compiled code (engine/kernel_cache.py recompiles it when the sources change)
 P_HELL = _CAT.hell
 P_SIZE = _CAT.size
 P_STRENGTH = _CAT.strength
@@ -124,14 +124,8 @@ B_ITEMS = _CAT.bucket_items
 S_F1 = _CAT.spec_f1
 S_F2 = _CAT.spec_f2
 S_S = _CAT.spec_s
-STAMP = _CAT.stamp
 _RANK_OF = np.empty(NPLAYS, np.int64)
 _RANK_OF[RANK_TO_PLAY] = np.arange(NPLAYS, dtype=np.int64)
-
-
-@njit(cache=True)
-def _stamp() -> int:
-    return STAMP + 0 * (P_HELL[0] + B_ITEMS[0] + RANK_TO_PLAY[0] + S_F1[0])
 
 
 # -- bits --------------------------------------------------------------------------------------------
@@ -689,13 +683,6 @@ def revealed(a: np.ndarray, me: int) -> int:
         if s != me and a[HOLDERS] >> s & 1:
             code = code * 8 + a[SPARE_F + s]
     return code
-
-
-if _stamp() != STAMP:  # pragma: no cover - a numba cache compiled from an older catalog
-    raise RuntimeError(
-        "catopomp kernel: numba's cache holds code built from another play catalog; delete "
-        "src/nekobako/games/catopomp/__pycache__/kernel.* and import again"
-    )
 
 
 # -- the Kernel object ----------------------------------------------------------------------------------
