@@ -19,6 +19,7 @@ numba's behaviour.
 from __future__ import annotations
 
 import os
+import sys
 from functools import cache
 from typing import Any
 
@@ -109,6 +110,26 @@ def install() -> None:
         classes.insert(0, WiderStampLocator)
 
 
+def load_array_support() -> None:
+    """Import numba's array functions (which numba imports on its first compile or cache load)
+    with scipy hidden: on import they look for scipy's BLAS only to enable `np.cov`-like functions
+    that no kernel uses, and importing scipy.linalg costs about 0.3 s of every process's start-up
+    (docs/engine.md, *Start-up*). `np.dot` and `np.linalg` still find scipy when compiled. Where scipy
+    is already imported, nothing is hidden."""
+    if "numba.np.arraymath" in sys.modules:
+        return
+    if "scipy" in sys.modules:
+        import numba.np.arraymath
+
+        return
+    sys.modules["scipy"] = None  # type: ignore[assignment]
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy"]
+
+
 install()
+load_array_support()
 njit = numba.njit
 """numba's `njit`, imported from here by every compiled module so the locator is in place first."""

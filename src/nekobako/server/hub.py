@@ -119,6 +119,7 @@ class Hub:
         if signals.enabled:
             self.presence_task = asyncio.create_task(self.keep_presence())
         self.collector.start()
+        self.workers.start_searches()  # bot search processes load the compiled search now, not at the first move
         if self.settings.tune_collector:
             tune()
 

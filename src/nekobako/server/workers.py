@@ -48,6 +48,24 @@ def _search(game: str, level: str, view: Mapping[str, Any], legal: Sequence[Acti
     return _process_bots.choose(game, level, view, legal, rng)
 
 
+_warmed: dict[str, Any] = {}  # what `warm_up` did in this search process
+
+
+def _start_search_process(parent: int, warm: bool) -> None:
+    """Runs first in a search process: leave with the server (`_exit_with`), then load the
+    compiled search (bots/warm.py) before taking any move, so the first move is not late."""
+    _exit_with(parent)
+    if warm:
+        from ..bots.warm import warm_up
+
+        _warmed.update(warm_up())
+
+
+def _ready() -> dict[str, Any]:
+    """A search process's warm-up report (submitted once per process at the server's start)."""
+    return {"pid": os.getpid(), **_warmed}
+
+
 def _exit_with(parent: int) -> None:
     """Runs first in a search process: it leaves as soon as the server that started it is gone
     (stopped, killed or crashed), instead of finishing searches nobody will read."""
@@ -104,9 +122,44 @@ class Workers:
             # spawn: forking a process that runs threads and an event loop is not safe
             context = multiprocessing.get_context("spawn")
             self._searches = ProcessPoolExecutor(
-                self.settings.bot_processes, mp_context=context, initializer=_exit_with, initargs=(os.getpid(),)
+                self.settings.bot_processes,
+                mp_context=context,
+                initializer=_start_search_process,
+                initargs=(os.getpid(), self.settings.warm_bots),
             )
         return self._searches
+
+    def start_searches(self) -> None:
+        """At the server's start: start every search process now, each loading the compiled search
+        as it starts (`settings.warm_bots`), and log when all are ready; the server answers meanwhile."""
+        if not self.settings.warm_bots:
+            return
+        pool = self._search_pool()
+        started = time.perf_counter()
+        futures = [pool.submit(_ready) for _ in range(self.settings.bot_processes)]
+        left = len(futures)
+        lock = threading.Lock()
+
+        def done(future: Any) -> None:
+            nonlocal left
+            with lock:
+                left -= 1
+                if left:
+                    return
+            try:
+                reports = [f.result() for f in futures]
+            except Exception as error:  # a process that died is replaced at the next search
+                log.warning("bot search processes did not start: %s", error)
+                return
+            pids = sorted({r["pid"] for r in reports})
+            games = ", ".join(reports[0].get("games") or []) or f"none: {reports[0].get('pure')}"
+            log.info(
+                "bot search processes warm: %d (%s) in %.2f s; compiled search loaded for %s",
+                len(pids), " ".join(map(str, pids)), time.perf_counter() - started, games,
+            )  # fmt: skip
+
+        for future in futures:
+            future.add_done_callback(done)
 
     def close(self) -> None:
         if self._searches is not None:

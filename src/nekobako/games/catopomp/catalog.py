@@ -17,8 +17,11 @@ arrays in as constants; numba's cache notices a change to this file or `combos.p
 
 from __future__ import annotations
 
+import hashlib
+import os
+import tempfile
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from heapq import heappop, heappush
 from itertools import pairwise
 
@@ -113,10 +116,31 @@ def _ranks(walks: list[tuple[bool, list[A.Play]]], plays: list[A.Play]) -> dict[
     return order
 
 
+ARRAYS = (
+    "hell",
+    "size",
+    "strength",
+    "ncards",
+    "card",
+    "count",
+    "swap",
+    "spec",
+    "ntable",
+    "table",
+    "rank_to_play",
+    "need",
+    "bucket_start",
+    "bucket_items",
+    "spec_f1",
+    "spec_f2",
+    "spec_s",
+)
+"""The catalog's arrays (the kernel's constants), as kept on disk."""
+
+
 @dataclass(frozen=True)
 class Catalog:
-    plays: tuple[A.Play, ...]  # universal index → play
-    index: dict[tuple, int]  # play key → universal index
+    texts: tuple[str, ...]  # universal index → the play's text (its identity: `all_plays` keys by it)
     hell: np.ndarray
     size: np.ndarray  # values in the combination (the dice card included)
     strength: np.ndarray
@@ -135,13 +159,71 @@ class Catalog:
     spec_f2: np.ndarray
     spec_s: np.ndarray
 
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """Play text → universal index."""
+        return {text: u for u, text in enumerate(self.texts)}
 
-def key_of(play: A.Play) -> tuple:
-    return (play.hell, play.cards, play.mitch_as, play.dice, play.spare, play.swap)
+    @cached_property
+    def plays(self) -> tuple[A.Play, ...]:
+        """Universal index → play (built by the generator on first use: the kernel's rules need
+        only the arrays, and a table's plays are its encoding's)."""
+        plays = tuple(all_plays(_universal_rules()))
+        assert tuple(p.text for p in plays) == self.texts, "catopomp catalog: the cached copy is stale"
+        return plays
 
 
 @cache
 def catalog() -> Catalog:
+    """The universal catalog: from this game's cache file when its sources have not changed since
+    it was written (`_cached`), else built (about 0.3 s) and written there."""
+    path = _cache_path()
+    if path is not None:
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                return Catalog(texts=tuple(str(t) for t in data["texts"]), **{k: data[k] for k in ARRAYS})
+        except (OSError, KeyError, ValueError):
+            pass
+    built = _build()
+    if path is not None:
+        _write(path, built)
+    return built
+
+
+CACHE_PREFIX = "catopomp-catalog-"
+
+
+def _cache_path() -> str | None:
+    """Where the catalog built from the current sources is kept: `__pycache__` beside this file,
+    named by a digest of this game's Python files (a change to any of them names a new file)."""
+    folder = os.path.dirname(os.path.abspath(__file__))
+    digest = hashlib.sha256()
+    try:
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), "rb") as f:
+                    digest.update(name.encode() + b"\0" + f.read())
+    except OSError:
+        return None
+    return os.path.join(folder, "__pycache__", f"{CACHE_PREFIX}{digest.hexdigest()[:16]}.npz")
+
+
+def _write(path: str, built: Catalog) -> None:
+    """Keep `built` at `path` (atomically; older copies removed); a read-only install keeps none."""
+    folder = os.path.dirname(path)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, suffix=".npz", delete=False) as f:
+            np.savez(f, texts=np.array(built.texts), **{k: getattr(built, k) for k in ARRAYS})
+        os.replace(f.name, path)
+        for name in os.listdir(folder):
+            if name.startswith(CACHE_PREFIX) and os.path.join(folder, name) != path:
+                os.remove(os.path.join(folder, name))
+    except OSError:
+        pass
+
+
+def _build() -> Catalog:
     walks = play_walks(_universal_rules())
     plays = all_plays(_universal_rules(), walks)
     ranks = _ranks(walks, plays)
@@ -194,8 +276,7 @@ def catalog() -> Catalog:
     spec_s = np.array([s[2] for s in SPECS], np.int64)
     assert MITCH < CATLETON < SLOTS
     return Catalog(
-        plays=tuple(plays),
-        index={key_of(p): u for u, p in enumerate(plays)},
+        texts=tuple(p.text for p in plays),
         hell=hell,
         size=size,
         strength=strength,

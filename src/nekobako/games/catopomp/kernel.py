@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +46,7 @@ from ...engine.kernel_cache import njit
 from ...engine.kernel_rng import below
 from . import actions as A
 from .cards import CATLETON, MAX_NUMBER, MITCH, SLOTS
-from .catalog import MAX_CARDS, SPECS, catalog, key_of
+from .catalog import MAX_CARDS, SPECS, catalog
 from .options import rules_for
 from .phases import BURY, DEAL, DICE, PLAY, SPARE, START, TRANSFER
 from .phases import OVER as OVER_PHASE
@@ -55,7 +55,7 @@ from .state import NO_HIDDEN_SPARES, CatopompState
 MAXP = 4
 MAX_ROUNDS = MAXP * 4 + 1  # rounds end with a lost gem: at most players * (gems - 1) + 1
 _CAT = catalog()
-NPLAYS = len(_CAT.plays)
+NPLAYS = len(_CAT.texts)
 WORDS = (NPLAYS + 63) // 64
 NSPECS = len(SPECS)
 MAX_CODES = MAX_NUMBER * 8 + MAXP
@@ -713,6 +713,7 @@ class CatopompKernel(Kernel):
         super().__init__(players, options, encoding)
         self.rules = rules_for(options, players)
         self.game = encoding.game
+        self._plays = {action.text: action for action in encoding.actions if isinstance(action, A.Play)}
         self._header = self._make_header()
 
     @property
@@ -747,7 +748,7 @@ class CatopompKernel(Kernel):
         words = [0] * WORDS
         last = -1
         for action in self.encoding.actions[len(expected) :]:
-            u = _CAT.index[key_of(cast(A.Play, action))]
+            u = _CAT.index[action.text]
             assert u > last, "catopomp kernel: the encoding's plays are not in catalog order"
             last = u
             words[u >> 6] |= 1 << (u & 63)
@@ -768,7 +769,7 @@ class CatopompKernel(Kernel):
         a[START_P] = s.start_player
         a[CURRENT] = s.current
         a[TRANSFER_TO] = s.transfer_to
-        a[TABLE] = -1 if s.table is None else _CAT.index[key_of(s.table)]
+        a[TABLE] = -1 if s.table is None else _CAT.index[s.table.text]
         a[TABLE_OWNER] = s.table_owner
         a[THRESHOLD] = s.threshold
         a[PASSED] = s.passed
@@ -801,7 +802,7 @@ class CatopompKernel(Kernel):
         s.start_player = a[START_P]
         s.current = a[CURRENT]
         s.transfer_to = a[TRANSFER_TO]
-        s.table = None if a[TABLE] < 0 else _CAT.plays[a[TABLE]]
+        s.table = None if a[TABLE] < 0 else self._plays[_CAT.texts[a[TABLE]]]
         s.table_owner = a[TABLE_OWNER]
         s.threshold = a[THRESHOLD]
         s.passed = a[PASSED]
