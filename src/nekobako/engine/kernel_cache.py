@@ -10,10 +10,10 @@ change to one of those left a stale cache behind that numba would load as if not
 `install()` (run when this module is imported: every compiled module takes its `njit` from here) puts a
 cache locator in front of numba's own: for a function in a file of this package it finds the same
 cache directory as numba would, and adds to the source stamp the time and size of every file the
-function may read from: for a file in `games/<game>/`, that game's files and `engine/`'s; for any
-other (`bots/ismcts_kernel.py`, `rl/vector_loops.py`), every game's and `engine/`'s. Any change
-there makes numba recompile instead of loading old code. Functions outside the package keep
-numba's behaviour.
+function may read from: for a file in `games/<game>/`, that game's files and the engine's compiled
+side (`ENGINE_FILES`); for any other (`bots/ismcts_kernel.py`, `rl/vector_loops.py`), every
+game's and the engine's. Any change there makes numba recompile instead of loading old code.
+Functions outside the package keep numba's behaviour.
 """
 
 from __future__ import annotations
@@ -38,6 +38,11 @@ def _root_of(py_file: str) -> str | None:
     return None
 
 
+ENGINE_FILES = ("game.py", "kernel.py", "kernel_cache.py", "kernel_rng.py")
+"""The engine's files compiled code reads (codes such as CHANCE and OVER, the generator); the
+rest of `engine/` is Python-side only, and a change there recompiles nothing."""
+
+
 def _folders(root: str, py_file: str) -> tuple[str, ...]:
     """The folders of the sources a compiled function in `py_file` may read (module docstring)."""
     games = os.path.join(root, "games")
@@ -52,11 +57,13 @@ def _folders(root: str, py_file: str) -> tuple[str, ...]:
 
 @cache
 def _folder_stamp(folder: str) -> tuple[tuple[str, int, int], ...]:
-    """(name, time, size) of each Python file of `folder`, read once per process."""
+    """(name, time, size) of each Python file of `folder` (of `engine/`, the `ENGINE_FILES`), read
+    once per process."""
+    engine = os.path.basename(folder) == "engine"
     out = []
     with os.scandir(folder) as entries:
         for entry in entries:
-            if entry.name.endswith(".py"):
+            if entry.name.endswith(".py") and (not engine or entry.name in ENGINE_FILES):
                 st = entry.stat()
                 out.append((entry.name, st.st_mtime_ns, st.st_size))
     return tuple(sorted(out))
@@ -114,19 +121,19 @@ def load_array_support() -> None:
     """Import numba's array functions (which numba imports on its first compile or cache load)
     with scipy hidden: on import they look for scipy's BLAS only to enable `np.cov`-like functions
     that no kernel uses, and importing scipy.linalg costs about 0.3 s of every process's start-up
-    (docs/engine.md, *Start-up*). `np.dot` and `np.linalg` still find scipy when compiled. Where scipy
-    is already imported, nothing is hidden."""
+    (docs/engine.md, *Start-up*). `np.dot` and `np.linalg` still find scipy when compiled. Where
+    scipy.linalg is already imported, nothing is hidden."""
     if "numba.np.arraymath" in sys.modules:
         return
-    if "scipy" in sys.modules:
+    if "scipy.linalg" in sys.modules:
         import numba.np.arraymath
 
         return
-    sys.modules["scipy"] = None  # type: ignore[assignment]
+    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]
     try:
         import numba.np.arraymath  # noqa: F401
     finally:
-        del sys.modules["scipy"]
+        del sys.modules["scipy.linalg"]
 
 
 install()

@@ -61,9 +61,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bot-processes", type=int, default=1)
     parser.add_argument("--hash-threads", type=int, default=2)
     parser.add_argument(
-        "--no-warm-bots",
-        action="store_true",
-        help="start bot search processes at the first search, not with the server",
+        "--warm-bots",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="start bot search processes with the server, the compiled search loaded (else at the first search)",
     )
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=N", help=", ".join(Limits.names()))
     parser.add_argument("--log-level", default="info")
