@@ -90,6 +90,7 @@ class Hub:
             "running": running,
             "loop_lag_ms": {**quantiles_ms(self.loop_lags), "samples": len(self.loop_lags)},
             "collector": self.collector.report(),
+            "bot_warm_up": self.workers.warm_up,
         }
 
     async def purge_accounts(self) -> None:

@@ -86,6 +86,7 @@ class Workers:
         self._hash_slots = asyncio.Semaphore(settings.hash_threads * HASH_QUEUE_PER_THREAD)
         self._searches: ProcessPoolExecutor | None = None
         self._local_bots = SeatBots()
+        self.warm_up: dict[str, Any] | None = None  # the search processes' warm-up, once all are ready
 
     @staticmethod
     async def _run(pool: Executor, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -131,7 +132,8 @@ class Workers:
 
     def start_searches(self) -> None:
         """At the server's start: start every search process now, each loading the compiled search
-        as it starts (`settings.warm_bots`), and log when all are ready; the server answers meanwhile."""
+        as it starts (`settings.warm_bots`); once all are ready, `warm_up` says so (the health
+        endpoint shows it). The server answers meanwhile."""
         if not self.settings.warm_bots:
             return
         pool = self._search_pool()
@@ -152,11 +154,9 @@ class Workers:
                 log.warning("bot search processes did not start: %s", error)
                 return
             pids = sorted({r["pid"] for r in reports})
-            games = ", ".join(reports[0].get("games") or []) or f"none: {reports[0].get('pure')}"
-            log.info(
-                "bot search processes warm: %d (%s) in %.2f s; compiled search loaded for %s",
-                len(pids), " ".join(map(str, pids)), time.perf_counter() - started, games,
-            )  # fmt: skip
+            seconds = round(time.perf_counter() - started, 3)
+            self.warm_up = {"processes": len(pids), "seconds": seconds, "games": reports[0].get("games") or []}
+            log.info("bot search processes warm: %s", self.warm_up)
 
         for future in futures:
             future.add_done_callback(done)
