@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import sys
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import numba
 from numba.core import caching
@@ -104,7 +104,7 @@ class WiderStampLocator(caching._CacheLocator):
         for other in caching.CacheImpl._locator_classes:
             if other is cls:
                 continue
-            inner = other.from_function(py_func, py_file)
+            inner = cast(Any, other).from_function(py_func, py_file)
             if inner is not None:
                 return cls(inner, extra)
         return None

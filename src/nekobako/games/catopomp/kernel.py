@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -748,7 +748,7 @@ class CatopompKernel(Kernel):
         words = [0] * WORDS
         last = -1
         for action in self.encoding.actions[len(expected) :]:
-            u = _CAT.index[action.text]
+            u = _CAT.index[cast(A.Play, action).text]
             assert u > last, "catopomp kernel: the encoding's plays are not in catalog order"
             last = u
             words[u >> 6] |= 1 << (u & 63)
