@@ -24,7 +24,7 @@ PYTHON = sys.executable
 # How long a harness waits for a started server to answer (the browser tests' harness too): under
 # heavy load on the shared machine a start has taken more than 30 s; a healthy one answers in ~1 s.
 START_SECONDS = 60.0
-QUIET = ("--bot-delay", "0", "--log-level", "warning")
+QUIET = ("--bot-delay", "0", "--log-level", "warning", "--no-warm-bots")  # warm-up: test_bot_warm_up.py
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 

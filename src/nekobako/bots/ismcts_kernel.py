@@ -24,12 +24,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from ..engine import CHANCE, Action, Game
 from ..engine.kernel import OVER, Kernel
+from ..engine.kernel_cache import njit
 from ..engine.kernel_rng import below
 from ..games.catbox import kernel as catbox
+from ..games.catopomp import kernel as catopomp
+from ..games.shutbox import kernel as shutbox
 
 MAX_CHANCE_CODES = 8
 """A chance outcome of more codes than this (a deal) ends the tree walk; fewer are tree nodes."""
@@ -130,68 +132,164 @@ def _rehash(op: np.ndarray, ok: np.ndarray, oc: np.ndarray, np_: np.ndarray, nk:
             nc[j] = oc[i]
 
 
+@njit(cache=True, inline="always")
+def _child(
+    tparent: np.ndarray,
+    tkey: np.ndarray,
+    tchild: np.ndarray,
+    visits: np.ndarray,
+    reward: np.ndarray,
+    avail: np.ndarray,
+    parent: int,
+    key: int,
+    n: int,
+) -> tuple[int, int]:
+    """The child of `parent` under `key` (a chance outcome or a reveal), added as node `n` if new;
+    and the nodes in use after."""
+    j = _slot(tparent, tkey, tchild, parent, key)
+    if tchild[j] == EMPTY:
+        tparent[j] = parent
+        tkey[j] = key
+        tchild[j] = n
+        visits[n] = 0
+        reward[n] = 0.0
+        avail[n] = 0
+        n += 1
+    return tchild[j], n
+
+
 # -- the games' compiled functions, by game number ----------------------------------------------
 # Each game with a kernel has a number in `GAMES` and one branch in each function below: numba
 # caches a function that calls other compiled functions by name, not one given them as arguments
 # (a dispatcher argument recompiles `search` in every process). Adding a game's kernel (Catopomp,
 # Shut the Box) is its import, its number and one branch per function.
-GAMES: dict[str, int] = {"catbox": 0}
+GAMES: dict[str, int] = {"catbox": 0, "catopomp": 1, "shutbox": 2}
+REVEALED = -(1 << 61)
+"""Keys of reveal nodes are below this (chance keys are above it, decisions' keys are ≥ 0)."""
 
 
 @njit(cache=True, inline="always")
 def _first_to_move(game: int, a: np.ndarray) -> int:
-    return catbox.first_to_move(a)
+    if game == 0:
+        return catbox.first_to_move(a)
+    if game == 1:
+        return catopomp.first_to_move(a)
+    return shutbox.first_to_move(a)
 
 
 @njit(cache=True, inline="always")
 def _to_move(game: int, a: np.ndarray, out: np.ndarray) -> int:
-    return catbox.to_move(a, out)
+    if game == 0:
+        return catbox.to_move(a, out)
+    if game == 1:
+        return catopomp.to_move(a, out)
+    return shutbox.to_move(a, out)
 
 
 @njit(cache=True, inline="always")
 def _legal(game: int, a: np.ndarray, seat: int, out: np.ndarray) -> int:
-    return catbox.legal(a, seat, out)
+    if game == 0:
+        return catbox.legal(a, seat, out)
+    if game == 1:
+        return catopomp.legal(a, seat, out)
+    return shutbox.legal(a, seat, out)
 
 
 @njit(cache=True, inline="always")
 def _apply(game: int, a: np.ndarray, seat: int, action: int) -> None:
-    catbox.apply(a, seat, action)
+    if game == 0:
+        catbox.apply(a, seat, action)
+    elif game == 1:
+        catopomp.apply(a, seat, action)
+    else:
+        shutbox.apply(a, seat, action)
 
 
 @njit(cache=True, inline="always")
 def _draw_chance(game: int, a: np.ndarray, rng: np.ndarray, out: np.ndarray) -> int:
-    return catbox.draw_chance(a, rng, out)
+    if game == 0:
+        return catbox.draw_chance(a, rng, out)
+    if game == 1:
+        return catopomp.draw_chance(a, rng, out)
+    return shutbox.draw_chance(a, rng, out)
 
 
 @njit(cache=True, inline="always")
 def _apply_chance(game: int, a: np.ndarray, codes: np.ndarray, n: int) -> None:
-    catbox.apply_chance(a, codes, n)
+    if game == 0:
+        catbox.apply_chance(a, codes, n)
+    elif game == 1:
+        catopomp.apply_chance(a, codes, n)
+    else:
+        shutbox.apply_chance(a, codes, n)
 
 
 @njit(cache=True, inline="always")
 def _chance(game: int, a: np.ndarray, rng: np.ndarray) -> None:
-    catbox.chance(a, rng)
+    if game == 0:
+        catbox.chance(a, rng)
+    elif game == 1:
+        catopomp.chance(a, rng)
+    else:
+        shutbox.chance(a, rng)
 
 
 @njit(cache=True, inline="always")
 def _scores(game: int, a: np.ndarray, out: np.ndarray) -> None:
-    catbox.scores(a, out)
+    if game == 0:
+        catbox.scores(a, out)
+    elif game == 1:
+        catopomp.scores(a, out)
+    else:
+        shutbox.scores(a, out)
 
 
 @njit(cache=True, inline="always")
 def _rounds_done(game: int, a: np.ndarray) -> int:
-    return catbox.rounds_done(a)
+    if game == 0:
+        return catbox.rounds_done(a)
+    if game == 1:
+        return catopomp.rounds_done(a)
+    return shutbox.rounds_done(a)
 
 
 @njit(cache=True, inline="always")
 def _playout(game: int, a: np.ndarray, rng: np.ndarray, max_actions: int) -> int:
-    return catbox.playout(a, rng, max_actions)
+    if game == 0:
+        return catbox.playout(a, rng, max_actions)
+    if game == 1:
+        return catopomp.playout(a, rng, max_actions)
+    return shutbox.playout(a, rng, max_actions)
 
 
 @njit(cache=True, inline="always")
 def _determinize(game: int, template: np.ndarray, spec: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
     """A game's compiled `determinize` (only called for a game that has one: `spec` not empty)."""
-    catbox.determinize(template, spec, rng, out)
+    if game == 0:
+        catbox.determinize(template, spec, rng, out)
+    else:
+        catopomp.determinize(template, spec, rng, out)
+
+
+@njit(cache=True, inline="always")
+def _tree_chance(game: int, a: np.ndarray, count: int) -> bool:
+    """Is the chance outcome just drawn (`count` codes) a tree node? Small ones (dice) are; a deal
+    is not (too many outcomes to key), however few its cards."""
+    if count > MAX_CHANCE_CODES:
+        return False
+    return not (game == 1 and a[catopomp.PHASE] == catopomp.DEAL)
+
+
+@njit(cache=True, inline="always")
+def _hidden_open(game: int, a: np.ndarray) -> bool:
+    """Are others' choices being made hidden from the searching seat (Catopomp's spare faces)?"""
+    return game == 1 and catopomp.spare_open(a)
+
+
+@njit(cache=True, inline="always")
+def _revealed(game: int, a: np.ndarray, me: int) -> int:
+    """What the step that closed a hidden phase showed `me`, as a code (1: nothing)."""
+    return catopomp.revealed(a, me) if game == 1 else 1
 
 
 @njit(cache=True)
@@ -256,23 +354,22 @@ def search(
                 if stop_at_round and _rounds_done(game, a) > rounds:
                     break
                 count = _draw_chance(game, a, rng, codes)
+                keyed = _tree_chance(game, a, count)
                 _apply_chance(game, a, codes, count)
-                if count > MAX_CHANCE_CODES:
+                if not keyed:
                     break
+                for i in range(1, count):  # dice in any order are one outcome: key them sorted
+                    x = codes[i]
+                    j = i - 1
+                    while j >= 0 and codes[j] > x:
+                        codes[j + 1] = codes[j]
+                        j -= 1
+                    codes[j + 1] = x
                 key = 1
                 for i in range(count):
                     key = key * 64 + (codes[i] & 63) + 1
                 key = key * 64 + count  # codes ≥ 63 may share a key: one node for both, still sound
-                j = _slot(tparent, tkey, tchild, node, -key)
-                if tchild[j] == EMPTY:
-                    tparent[j] = node
-                    tkey[j] = -key
-                    tchild[j] = n
-                    visits[n] = 0
-                    reward[n] = 0.0
-                    avail[n] = 0
-                    n += 1
-                node = tchild[j]
+                node, n = _child(tparent, tkey, tchild, visits, reward, avail, node, -key, n)
                 continue
             seat = first
             k = _to_move(game, a, seats)
@@ -340,6 +437,7 @@ def search(
                             action = ids[i]
                             break
                         pick -= 1
+            hidden = _hidden_open(game, a)
             _apply(game, a, seat, action)
             node = children[chosen]
             path_node[depth] = node
@@ -347,6 +445,10 @@ def search(
             depth += 1
             if fresh:
                 break
+            if hidden and not _hidden_open(game, a):  # what was hidden shows: worlds part here
+                shown = _revealed(game, a, me)
+                if shown != 1:
+                    node, n = _child(tparent, tkey, tchild, visits, reward, avail, node, REVEALED - shown, n)
         # rollout to the horizon
         if stop_at_round:
             for _ in range(max_rollout):

@@ -30,7 +30,9 @@ def serve_command(
         limits = Limits().with_text(limit)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--limit") from None
-    settings = Settings(bot_delay=bot_delay, public_url=public_url, bot_processes=bot_processes, limits=limits)
+    settings = Settings(
+        bot_delay=bot_delay, public_url=public_url, bot_processes=bot_processes, limits=limits, warm_bots=True
+    )
     try:
         open_database(database_url).dispose()
         processes = f"  ·  {workers} processes" if workers > 1 else ""

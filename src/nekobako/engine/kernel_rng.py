@@ -7,7 +7,9 @@ Imported only where numba is (`kernel.pure_reason`)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, uint64
+from numba import uint64
+
+from .kernel_cache import njit
 
 _MASK = (1 << 64) - 1
 

@@ -108,6 +108,7 @@ class Tables:
         self.terminated = np.zeros(n, np.bool_)
         self.illegal = np.zeros(n, np.bool_)
         self._pending = np.zeros(n, np.bool_)
+        self._legal = np.zeros((n, actions), np.bool_)  # the masks as shown, for checking actions
         self._buf = np.zeros(max(actions, 8), np.int64)
         self._actions = np.zeros(n, np.int64)
         self.reset(seed)
@@ -124,7 +125,7 @@ class Tables:
 
         vector_loops.loops_for(self.game)[0](
             self.arrays, self.start, self.rngs, self._learner, mask,
-            self.seats, self._pending, self.observations, self.masks, self._buf,
+            self.seats, self._pending, self.observations, self.masks, self._legal, self._buf,
         )  # fmt: skip
 
     def seed_tables(self, seed: int | Sequence[int] | None, which: np.ndarray) -> None:
@@ -157,7 +158,7 @@ class Tables:
         vector_loops.loops_for(self.game)[1](
             self.arrays, self.start, self.rngs, self._learner,
             self.autoreset == "same_step", self._actions, self.illegal_reward, self.seats, self._pending,
-            self.observations, self.masks, self.rewards, self.terminated, self.illegal, self._buf,
+            self.observations, self.masks, self._legal, self.rewards, self.terminated, self.illegal, self._buf,
         )  # fmt: skip
         return self.rewards, self.terminated
 

@@ -17,10 +17,9 @@ import types as pytypes
 from pathlib import Path
 from typing import Any
 
-from numba import njit
-
 from ..engine.game import CHANCE
 from ..engine.kernel import OVER
+from ..engine.kernel_cache import njit
 from ..engine.kernel_rng import below
 
 first_to_move: Any = None  # the game's compiled functions: bound per game by `loops_for`
@@ -94,18 +93,21 @@ def _new_game(a: Any, start: Any, rng: Any, learner: int, buf: Any) -> int:
             return seat
 
 
-def _show(a: Any, seat: int, learner: int, obs: Any, mask: Any, buf: Any) -> None:
-    """The observation of the seat waited for (the learner's once the game is over) and its mask."""
+def _show(a: Any, seat: int, learner: int, obs: Any, mask: Any, own: Any, buf: Any) -> None:
+    """The observation of the seat waited for (the learner's once the game is over) and its mask,
+    also into `own`: the loops' private copy, which `step` checks the next action against (the
+    caller may write into `mask`; the legal set is not generated twice)."""
     observe(a, seat if seat >= 0 else max(learner, 0), obs)
-    mask[:] = False
+    own[:] = False
     if seat >= 0:
         for j in range(legal(a, seat, buf)):
-            mask[buf[j]] = True
+            own[buf[j]] = True
+    mask[:] = own
 
 
 def reset(
     arrays: Any, start: Any, rngs: Any, learner: int,
-    which: Any, seats: Any, pending: Any, obs: Any, masks: Any, buf: Any,
+    which: Any, seats: Any, pending: Any, obs: Any, masks: Any, own: Any, buf: Any,
 ) -> None:  # fmt: skip
     """New games on the tables of `which`, each up to its first decision, shown."""
     for i in range(arrays.shape[0]):
@@ -114,12 +116,13 @@ def reset(
             seat = _new_game(a, start, rngs[i], learner, buf)
             seats[i] = seat
             pending[i] = False
-            _show(a, seat, learner, obs[i], masks[i], buf)
+            _show(a, seat, learner, obs[i], masks[i], own[i], buf)
 
 
 def step(
     arrays: Any, start: Any, rngs: Any, learner: int, same_step: bool, actions: Any, illegal_reward: float,
-    seats: Any, pending: Any, obs: Any, masks: Any, rewards: Any, terminated: Any, illegal: Any, buf: Any,
+    seats: Any, pending: Any, obs: Any, masks: Any, own: Any, rewards: Any, terminated: Any, illegal: Any,
+    buf: Any,
 ) -> None:  # fmt: skip
     """One action per table (vector.py's `Tables.step` says what happens)."""
     players = rewards.shape[1]
@@ -135,11 +138,7 @@ def step(
         else:
             seat = seats[i]
             action = actions[i]
-            ok = False
-            for j in range(legal(a, seat, buf)):
-                if buf[j] == action:
-                    ok = True
-                    break
+            ok = 0 <= action < own.shape[1] and own[i, action]  # the legal set shown last
             if not ok:  # changes nothing
                 illegal[i] = True
                 rewards[i, seat] = illegal_reward
@@ -160,4 +159,4 @@ def step(
                     else:
                         pending[i] = True
         seats[i] = seat
-        _show(a, seat, learner, obs[i], masks[i], buf)
+        _show(a, seat, learner, obs[i], masks[i], own[i], buf)

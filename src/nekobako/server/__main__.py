@@ -60,6 +60,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--forwarded-allow-ips", default=None, help="proxies whose X-Forwarded-* headers count")
     parser.add_argument("--bot-processes", type=int, default=1)
     parser.add_argument("--hash-threads", type=int, default=2)
+    parser.add_argument(
+        "--warm-bots",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="start bot search processes with the server, the compiled search loaded (else at the first search)",
+    )
     parser.add_argument("--limit", action="append", default=[], metavar="NAME=N", help=", ".join(Limits.names()))
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--workers", type=int, default=1, help="server processes on this port (>1 needs PostgreSQL)")
@@ -76,6 +82,7 @@ def main(argv: list[str] | None = None) -> None:
         public_url=args.public_url,
         bot_processes=max(1, args.bot_processes),
         hash_threads=max(1, args.hash_threads),
+        warm_bots=args.warm_bots,
         limits=limits,
     )
     try:

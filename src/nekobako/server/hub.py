@@ -90,6 +90,7 @@ class Hub:
             "running": running,
             "loop_lag_ms": {**quantiles_ms(self.loop_lags), "samples": len(self.loop_lags)},
             "collector": self.collector.report(),
+            "bot_warm_up": self.workers.warm_up,
         }
 
     async def purge_accounts(self) -> None:
@@ -119,6 +120,7 @@ class Hub:
         if signals.enabled:
             self.presence_task = asyncio.create_task(self.keep_presence())
         self.collector.start()
+        self.workers.start_searches()  # bot search processes load the compiled search now, not at the first move
         if self.settings.tune_collector:
             tune()
 

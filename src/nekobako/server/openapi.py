@@ -664,6 +664,15 @@ ENDPOINTS: list[tuple[str, str, str, Any, int, Any]] = [
                 "tables_in_memory": {"type": "integer"},
                 "running": {"type": "integer"},
                 "loop_lag_ms": {"type": "object", "properties": {q: {"type": "number"} for q in _QUANTILES}},
+                "bot_warm_up": {
+                    "type": ["object", "null"],
+                    "description": "the bot search processes, once all started with the compiled search loaded",
+                    "properties": {
+                        "processes": {"type": "integer"},
+                        "seconds": {"type": "number"},
+                        "games": {"type": "array", "items": {"type": "string"}},
+                    },
+                },
             },
         },
     ),

@@ -47,6 +47,9 @@ class Settings:
     bot_processes: int = 1  # processes that run bot searches
     hash_threads: int = 2  # threads that hash passwords (argon2 is slow on purpose)
     tune_collector: bool = False  # freeze start-up objects, collect less often (collector.py); serve sets it
+    warm_bots: bool = (
+        False  # search processes start with the server, compiled search loaded (workers.py); serve sets it
+    )
     limits: Limits = field(default_factory=Limits)
 
     @property

@@ -55,6 +55,24 @@ def _rate(game: str, moment: Any, iterations: int, seed: int) -> Any:
     return rate_moment(game, moment, iterations, seed)
 
 
+_warmed: dict[str, Any] = {}  # what `warm_up` did in this search process
+
+
+def _start_search_process(parent: int, warm: bool) -> None:
+    """Runs first in a search process: leave with the server (`_exit_with`), then load the
+    compiled search (bots/warm.py) before taking any move, so the first move is not late."""
+    _exit_with(parent)
+    if warm:
+        from ..bots.warm import warm_up
+
+        _warmed.update(warm_up())
+
+
+def _ready() -> dict[str, Any]:
+    """A search process's warm-up report (submitted once per process at the server's start)."""
+    return {"pid": os.getpid(), **_warmed}
+
+
 def _exit_with(parent: int) -> None:
     """Runs first in a search process: it leaves as soon as the server that started it is gone
     (stopped, killed or crashed), instead of finishing searches nobody will read."""
@@ -75,6 +93,7 @@ class Workers:
         self._hash_slots = asyncio.Semaphore(settings.hash_threads * HASH_QUEUE_PER_THREAD)
         self._searches: ProcessPoolExecutor | None = None
         self._local_bots = SeatBots()
+        self.warm_up: dict[str, Any] | None = None  # the search processes' warm-up, once all are ready
 
     @staticmethod
     async def _run(pool: Executor, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -123,9 +142,43 @@ class Workers:
             # spawn: forking a process that runs threads and an event loop is not safe
             context = multiprocessing.get_context("spawn")
             self._searches = ProcessPoolExecutor(
-                self.settings.bot_processes, mp_context=context, initializer=_exit_with, initargs=(os.getpid(),)
+                self.settings.bot_processes,
+                mp_context=context,
+                initializer=_start_search_process,
+                initargs=(os.getpid(), self.settings.warm_bots),
             )
         return self._searches
+
+    def start_searches(self) -> None:
+        """At the server's start: start every search process now, each loading the compiled search
+        as it starts (`settings.warm_bots`); once all are ready, `warm_up` says so (the health
+        endpoint shows it). The server answers meanwhile."""
+        if not self.settings.warm_bots:
+            return
+        pool = self._search_pool()
+        started = time.perf_counter()
+        futures = [pool.submit(_ready) for _ in range(self.settings.bot_processes)]
+        left = len(futures)
+        lock = threading.Lock()
+
+        def done(future: Any) -> None:
+            nonlocal left
+            with lock:
+                left -= 1
+                if left:
+                    return
+            try:
+                reports = [f.result() for f in futures]
+            except Exception as error:  # a process that died is replaced at the next search
+                log.warning("bot search processes did not start: %s", error)
+                return
+            pids = sorted({r["pid"] for r in reports})
+            seconds = round(time.perf_counter() - started, 3)
+            self.warm_up = {"processes": len(pids), "seconds": seconds, "games": reports[0].get("games") or []}
+            log.info("bot search processes warm: %s", self.warm_up)
+
+        for future in futures:
+            future.add_done_callback(done)
 
     def close(self) -> None:
         if self._searches is not None:

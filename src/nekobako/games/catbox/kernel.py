@@ -41,13 +41,14 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ...engine import CHANCE, Options
 from ...engine.encoding import Encoding
 from ...engine.kernel import OVER, Kernel
+from ...engine.kernel_cache import njit
 from .actions import PLAYS, CatboxAction, Deal, Start
 from .board import pack as pack_cards
 from .board import table_for

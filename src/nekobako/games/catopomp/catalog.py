@@ -10,14 +10,18 @@ Each play also gets its *rank*: where `combos.generate` emits it. The generator 
 the universal walks (one per own spare face, hand and hell apart, merged in one order) sort the
 legal list of every position the way the engine does; the kernel's differential tests check it.
 
-Plain Python and numpy: built once per process (a fraction of a second).
+Plain Python and numpy: built once per process (a fraction of a second). The kernel compiles these
+arrays in as constants; numba's cache notices a change to this file or `combos.py` through
+`engine/kernel_cache.py`, which stamps a game's compiled code with all of the game's sources.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import tempfile
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from heapq import heappop, heappush
 from itertools import pairwise
 
@@ -25,9 +29,7 @@ import numpy as np
 
 from . import actions as A
 from .cards import CATLETON, MAX_NUMBER, MITCH, SLOTS
-from .combos import generate
-from .dice import dice_specs
-from .encoding import all_plays
+from .encoding import all_plays, play_walks
 from .options import Rules
 
 MAX_CARDS = 4
@@ -77,34 +79,16 @@ def _spec_of(play: A.Play) -> int:
     return SPEC_INDEX[(first, second, play.spare)]
 
 
-def _ranks(plays: list[A.Play]) -> dict[str, int]:
+def _ranks(walks: list[tuple[bool, list[A.Play]]], plays: list[A.Play]) -> dict[str, int]:
     """Engine order of every play: the generator's walks on the universal deck, merged."""
-    rules = _universal_rules()
-    deck = list(rules.deck)
-    swaps = tuple(v for v in range(1, SLOTS) if deck[v])
-    centre = (0,) + (2,) * 6
     order: dict[str, int] = {}
     for hell in (False, True):
-        walks: list[list[str]] = []
-        for spare in range(7):
-            out: list[A.Action] = []
-            generate(
-                out,
-                hell,
-                deck,
-                1,
-                rules.max_size,
-                -1,
-                dice_specs(centre, spare),
-                () if hell else swaps,
-                rules.max_value,
-            )
-            walks.append([a.text for a in out])
+        texts = [[p.text for p in walk] for source, walk in walks if source == hell]
         # Kahn's algorithm over "comes right after" in some walk; ties by first appearance
         first: dict[str, tuple[int, int]] = {}
         after: dict[str, set[str]] = {}
         before: dict[str, int] = {}
-        for w, walk in enumerate(walks):
+        for w, walk in enumerate(texts):
             for i, text in enumerate(walk):
                 first.setdefault(text, (i, w))
                 after.setdefault(text, set())
@@ -132,10 +116,31 @@ def _ranks(plays: list[A.Play]) -> dict[str, int]:
     return order
 
 
+ARRAYS = (
+    "hell",
+    "size",
+    "strength",
+    "ncards",
+    "card",
+    "count",
+    "swap",
+    "spec",
+    "ntable",
+    "table",
+    "rank_to_play",
+    "need",
+    "bucket_start",
+    "bucket_items",
+    "spec_f1",
+    "spec_f2",
+    "spec_s",
+)
+"""The catalog's arrays (the kernel's constants), as kept on disk."""
+
+
 @dataclass(frozen=True)
 class Catalog:
-    plays: tuple[A.Play, ...]  # universal index → play
-    index: dict[tuple, int]  # play key → universal index
+    texts: tuple[str, ...]  # universal index → the play's text (its identity: `all_plays` keys by it)
     hell: np.ndarray
     size: np.ndarray  # values in the combination (the dice card included)
     strength: np.ndarray
@@ -153,17 +158,75 @@ class Catalog:
     spec_f1: np.ndarray
     spec_f2: np.ndarray
     spec_s: np.ndarray
-    stamp: int  # a hash of all of the above: the compiled kernel checks it was built from this
 
+    @cached_property
+    def index(self) -> dict[str, int]:
+        """Play text → universal index."""
+        return {text: u for u, text in enumerate(self.texts)}
 
-def key_of(play: A.Play) -> tuple:
-    return (play.hell, play.cards, play.mitch_as, play.dice, play.spare, play.swap)
+    @cached_property
+    def plays(self) -> tuple[A.Play, ...]:
+        """Universal index → play (built by the generator on first use: the kernel's rules need
+        only the arrays, and a table's plays are its encoding's)."""
+        plays = tuple(all_plays(_universal_rules()))
+        assert tuple(p.text for p in plays) == self.texts, "catopomp catalog: the cached copy is stale"
+        return plays
 
 
 @cache
 def catalog() -> Catalog:
-    plays = all_plays(_universal_rules())
-    ranks = _ranks(plays)
+    """The universal catalog: from this game's cache file when its sources have not changed since
+    it was written (`_cached`), else built (about 0.3 s) and written there."""
+    path = _cache_path()
+    if path is not None:
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                return Catalog(texts=tuple(str(t) for t in data["texts"]), **{k: data[k] for k in ARRAYS})
+        except (OSError, KeyError, ValueError):
+            pass
+    built = _build()
+    if path is not None:
+        _write(path, built)
+    return built
+
+
+CACHE_PREFIX = "catopomp-catalog-"
+
+
+def _cache_path() -> str | None:
+    """Where the catalog built from the current sources is kept: `__pycache__` beside this file,
+    named by a digest of this game's Python files (a change to any of them names a new file)."""
+    folder = os.path.dirname(os.path.abspath(__file__))
+    digest = hashlib.sha256()
+    try:
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), "rb") as f:
+                    digest.update(name.encode() + b"\0" + f.read())
+    except OSError:
+        return None
+    return os.path.join(folder, "__pycache__", f"{CACHE_PREFIX}{digest.hexdigest()[:16]}.npz")
+
+
+def _write(path: str, built: Catalog) -> None:
+    """Keep `built` at `path` (atomically; older copies removed); a read-only install keeps none."""
+    folder = os.path.dirname(path)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, suffix=".npz", delete=False) as f:
+            np.savez(f, texts=np.array(built.texts), **{k: getattr(built, k) for k in ARRAYS})
+        os.replace(f.name, path)
+        for name in os.listdir(folder):
+            if name.startswith(CACHE_PREFIX) and os.path.join(folder, name) != path:
+                os.remove(os.path.join(folder, name))
+    except OSError:
+        pass
+
+
+def _build() -> Catalog:
+    walks = play_walks(_universal_rules())
+    plays = all_plays(_universal_rules(), walks)
+    ranks = _ranks(walks, plays)
     n = len(plays)
     hell = np.zeros(n, np.int64)
     size = np.zeros(n, np.int64)
@@ -211,16 +274,9 @@ def catalog() -> Catalog:
     spec_f1 = np.array([s[0] for s in SPECS], np.int64)
     spec_f2 = np.array([s[1] for s in SPECS], np.int64)
     spec_s = np.array([s[2] for s in SPECS], np.int64)
-    digest = hashlib.sha256()
-    for array in (hell, size, strength, ncards, card, count, swap, spec, ntable, table, rank_to_play, need):
-        digest.update(array.tobytes())
-    digest.update(bucket_start.tobytes())
-    digest.update(bucket_items.tobytes())
-    stamp = int.from_bytes(digest.digest()[:7], "little")
     assert MITCH < CATLETON < SLOTS
     return Catalog(
-        plays=tuple(plays),
-        index={key_of(p): u for u, p in enumerate(plays)},
+        texts=tuple(p.text for p in plays),
         hell=hell,
         size=size,
         strength=strength,
@@ -238,5 +294,4 @@ def catalog() -> Catalog:
         spec_f1=spec_f1,
         spec_f2=spec_f2,
         spec_s=spec_s,
-        stamp=stamp,
     )

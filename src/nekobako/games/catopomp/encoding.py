@@ -258,12 +258,15 @@ class CatopompEncoding(Encoding):
 _COMBO_INDEX = {combo: i for i, combo in enumerate(COMBOS)}
 
 
-def all_plays(rules: Any) -> list[A.Play]:
-    """Every play the generator can offer at a table with these rules, in a fixed order."""
+def play_walks(rules: Any) -> list[tuple[bool, list[A.Play]]]:
+    """The generator's walks from a whole deck (every dice card any central roll can make, every
+    swap, an empty table): per source (hand, then hell area) one walk per own spare face (0: none),
+    each in the order `combos.generate` emits it. The plays of a table (`all_plays`) and the
+    kernel's catalog with its engine order (`catalog.py`) are both read from these walks."""
     deck = list(rules.deck)
     swaps = tuple(v for v in range(1, SLOTS) if deck[v]) if deck[CATLETON] else ()  # Mitch, Cat-leton too
     centre = (0,) + (min(2, rules.dice),) * 6  # two of a face is the most one dice card uses
-    plays: dict[str, A.Play] = {}
+    walks: list[tuple[bool, list[A.Play]]] = []
     for hell in (False, True):
         for spare in range(7):
             out: list[A.Action] = []
@@ -278,9 +281,17 @@ def all_plays(rules: Any) -> list[A.Play]:
                 () if hell else swaps,
                 rules.max_value,
             )
-            for play in out:
-                if isinstance(play, A.Play):  # `generate` writes plays only
-                    plays.setdefault(play.text, play)
+            walks.append((hell, [play for play in out if isinstance(play, A.Play)]))  # `generate` writes plays only
+    return walks
+
+
+def all_plays(rules: Any, walks: list[tuple[bool, list[A.Play]]] | None = None) -> list[A.Play]:
+    """Every play the generator can offer at a table with these rules (from `play_walks`), each
+    once, in a fixed order."""
+    plays: dict[str, A.Play] = {}
+    for _, walk in walks if walks is not None else play_walks(rules):
+        for play in walk:
+            plays.setdefault(play.text, play)
     return sorted(plays.values(), key=lambda p: (p.hell, p.strength, p.text))
 
 

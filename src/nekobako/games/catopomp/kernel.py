@@ -35,16 +35,18 @@ deck card, then the table's plays in catalog order (`PLAY_BASE +` the set `MEMBE
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from typing import Any, cast
 
 import numpy as np
-from numba import njit
 
 from ...engine.kernel import CHANCE, OVER, Kernel
+from ...engine.kernel_cache import njit
 from ...engine.kernel_rng import below
 from . import actions as A
 from .cards import CATLETON, MAX_NUMBER, MITCH, SLOTS
-from .catalog import MAX_CARDS, SPECS, catalog, key_of
+from .catalog import MAX_CARDS, SPECS, catalog
 from .options import rules_for
 from .phases import BURY, DEAL, DICE, PLAY, SPARE, START, TRANSFER
 from .phases import OVER as OVER_PHASE
@@ -53,7 +55,7 @@ from .state import NO_HIDDEN_SPARES, CatopompState
 MAXP = 4
 MAX_ROUNDS = MAXP * 4 + 1  # rounds end with a lost gem: at most players * (gems - 1) + 1
 _CAT = catalog()
-NPLAYS = len(_CAT.plays)
+NPLAYS = len(_CAT.texts)
 WORDS = (NPLAYS + 63) // 64
 NSPECS = len(SPECS)
 MAX_CODES = MAX_NUMBER * 8 + MAXP
@@ -104,7 +106,7 @@ ID_CARDS = 8  # bury, then give, then discard, NCARDS each
 
 EXTRAS = ("none", "mitch", "catleton", "both")
 
-# the catalog, frozen into the compiled code (`_stamp` proves which catalog that was)
+# the catalog, frozen into the compiled code (engine/kernel_cache.py recompiles it when the sources change)
 P_HELL = _CAT.hell
 P_SIZE = _CAT.size
 P_STRENGTH = _CAT.strength
@@ -122,14 +124,8 @@ B_ITEMS = _CAT.bucket_items
 S_F1 = _CAT.spec_f1
 S_F2 = _CAT.spec_f2
 S_S = _CAT.spec_s
-STAMP = _CAT.stamp
 _RANK_OF = np.empty(NPLAYS, np.int64)
 _RANK_OF[RANK_TO_PLAY] = np.arange(NPLAYS, dtype=np.int64)
-
-
-@njit(cache=True)
-def _stamp() -> int:
-    return STAMP + 0 * (P_HELL[0] + B_ITEMS[0] + RANK_TO_PLAY[0] + S_F1[0])
 
 
 # -- bits --------------------------------------------------------------------------------------------
@@ -641,11 +637,52 @@ def playout(a: np.ndarray, rng: np.ndarray, max_actions: int) -> int:
     return count
 
 
-if _stamp() != STAMP:  # pragma: no cover - a numba cache compiled from an older catalog
-    raise RuntimeError(
-        "catopomp kernel: numba's cache holds code built from another play catalog; delete "
-        "src/nekobako/games/catopomp/__pycache__/kernel.* and import again"
-    )
+# -- worlds for a search (ismcts) ----------------------------------------------------------------------
+@njit(cache=True)
+def determinize(template: np.ndarray, spec: np.ndarray, rng: np.ndarray, out: np.ndarray) -> None:
+    """One world into `out`, as `Game.determinize` samples it: `template` is the view's position
+    with the cards the seat cannot see taken out and the spare faces it cannot see 0; `spec` is
+    `[me, k, k hidden-spare seats, n, n unseen cards]`. The unseen cards are split uniformly among
+    the other hands (their sizes are public) and the undealt rest; hidden faces are uniform 1–6."""
+    out[:] = template
+    me = spec[0]
+    k = spec[1]
+    for i in range(k):
+        out[SPARE_F + spec[2 + i]] = below(rng, 6) + 1
+    at = 2 + k
+    n = spec[at]
+    pool = spec[at + 1 : at + 1 + n].copy()
+    i = 0
+    for s in range(out[PLAYERS]):
+        if s == me:
+            continue
+        base = HANDS + SLOTS * s
+        for _ in range(out[HAND_N + s]):
+            j = i + below(rng, n - i)
+            card = pool[j]
+            pool[j] = pool[i]
+            pool[i] = card
+            out[base + card] += 1
+            i += 1
+    for j in range(i, n):
+        out[UNDEALT + pool[j]] += 1
+
+
+@njit(cache=True)
+def spare_open(a: np.ndarray) -> bool:
+    """Spare faces are being chosen: others' choices stay hidden until the phase closes."""
+    return a[PHASE] == SPARE
+
+
+@njit(cache=True)
+def revealed(a: np.ndarray, me: int) -> int:
+    """What the closing of the spare phase showed `me`: the other holders' faces as one code
+    (1: nothing, no other holder)."""
+    code = 1
+    for s in range(a[PLAYERS]):
+        if s != me and a[HOLDERS] >> s & 1:
+            code = code * 8 + a[SPARE_F + s]
+    return code
 
 
 # -- the Kernel object ----------------------------------------------------------------------------------
@@ -670,11 +707,13 @@ class CatopompKernel(Kernel):
     scores = staticmethod(scores)
     rounds_done = staticmethod(rounds_done)
     playout = staticmethod(playout)
+    determinize = staticmethod(determinize)
 
     def __init__(self, players: int, options: Any, encoding: Any):
         super().__init__(players, options, encoding)
         self.rules = rules_for(options, players)
         self.game = encoding.game
+        self._plays = {action.text: action for action in encoding.actions if isinstance(action, A.Play)}
         self._header = self._make_header()
 
     @property
@@ -709,7 +748,7 @@ class CatopompKernel(Kernel):
         words = [0] * WORDS
         last = -1
         for action in self.encoding.actions[len(expected) :]:
-            u = _CAT.index[key_of(cast(A.Play, action))]
+            u = _CAT.index[cast(A.Play, action).text]
             assert u > last, "catopomp kernel: the encoding's plays are not in catalog order"
             last = u
             words[u >> 6] |= 1 << (u & 63)
@@ -730,7 +769,7 @@ class CatopompKernel(Kernel):
         a[START_P] = s.start_player
         a[CURRENT] = s.current
         a[TRANSFER_TO] = s.transfer_to
-        a[TABLE] = -1 if s.table is None else _CAT.index[key_of(s.table)]
+        a[TABLE] = -1 if s.table is None else _CAT.index[s.table.text]
         a[TABLE_OWNER] = s.table_owner
         a[THRESHOLD] = s.threshold
         a[PASSED] = s.passed
@@ -763,7 +802,7 @@ class CatopompKernel(Kernel):
         s.start_player = a[START_P]
         s.current = a[CURRENT]
         s.transfer_to = a[TRANSFER_TO]
-        s.table = None if a[TABLE] < 0 else _CAT.plays[a[TABLE]]
+        s.table = None if a[TABLE] < 0 else self._plays[_CAT.texts[a[TABLE]]]
         s.table_owner = a[TABLE_OWNER]
         s.threshold = a[THRESHOLD]
         s.passed = a[PASSED]
@@ -782,6 +821,29 @@ class CatopompKernel(Kernel):
         s.removed = a[REMOVED : REMOVED + SLOTS]
         s.centre = a[CENTRE : CENTRE + 7]
         return s
+
+    def sampler(self, view: Mapping[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+        """The template and spec of `view` for the compiled `determinize`: one world of
+        `Game.determinize` (built from the view alone) with what the seat cannot see taken out."""
+        from .determinize import determinize as from_view
+        from .view import read_view
+
+        me = read_view(view).seat
+        template = self.pack(from_view(self.game, view, random.Random(0)))
+        hidden = []
+        if template[PHASE] == SPARE:
+            for s in range(self.players):
+                if s != me and template[HOLDERS] >> s & 1 and not template[PENDING] >> s & 1:
+                    hidden.append(s)
+                    template[SPARE_F + s] = 0
+        pool: list[int] = []
+        parts = [HANDS + SLOTS * s for s in range(self.players) if s != me] + [UNDEALT]
+        for base in parts:
+            for c in range(SLOTS):
+                pool += [c] * int(template[base + c])
+            template[base : base + SLOTS] = 0
+        spec = [-1 if me is None else me, len(hidden), *hidden, len(pool), *pool]
+        return template, np.array(spec, np.int64)
 
     # -- chance ---------------------------------------------------------------------------------------
     def chance_codes(self, array: np.ndarray, action: Any) -> np.ndarray:

@@ -15,8 +15,8 @@ Imported only where numba is (`engine.kernel.pure_reason`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ...engine.kernel_cache import njit
 from .cards import SLOTS
 from .encoding import CARDS, COMBOS
 from .kernel import (

@@ -38,12 +38,12 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 import numpy as np
-from numba import njit
 
 from ...engine import CHANCE, Options
 from ...engine.encoding import Encoding
 from ...engine.kernel import OVER as OVER_CODE
 from ...engine.kernel import Kernel
+from ...engine.kernel_cache import njit
 from ...engine.kernel_rng import below
 from ...engine.registry import get_game
 from .actions import Dice, Shut, Start

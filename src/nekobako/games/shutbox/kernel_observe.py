@@ -13,8 +13,8 @@ Imported only where numba is (`engine.kernel.pure_reason`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from ...engine.kernel_cache import njit
 from .kernel import (
     ACTIVE,
     CHANCE_DUE,
