@@ -42,6 +42,7 @@ def table(i: int) -> tuple[int, Any]:
         "gems": SPECS["gems"].choices[(i // 2) % len(SPECS["gems"].choices)],
         "casual": bool(i // 3 % 2),
         "extra_cards": EXTRAS[(i + i // 4) % len(EXTRAS)],
+        "hints": bool(i // 5 % 2),
     }
     for j in range(len(DECKS)):
         try:
