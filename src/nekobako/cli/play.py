@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..boards import label, legal_groups, number_text, render, render_summary, seat_text
 from ..engine import (
     CHANCE,
     BadRecord,
@@ -41,7 +42,6 @@ from ..i18n import text as say
 from ..rules import RulesNotFound, phase_section
 from ..rules import load as load_rules
 from ..sim.runner import BotSpec, derive_seed, parse_bots
-from .boards import label, legal_groups, number_text, render, render_summary, seat_text
 from .common import lang_option, os_reason, parse_json, print_error, read_record
 from .rules import rules_markdown
 from .simulate import parse_option_args

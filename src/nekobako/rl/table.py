@@ -69,7 +69,7 @@ class Table:
 
         from rich.console import Console
 
-        from ..cli.boards import render
+        from ..boards import render
 
         console = Console(file=io.StringIO(), width=100, color_system=None)
         console.print(render(self.state.view(seat)))

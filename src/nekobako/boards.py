@@ -1,6 +1,10 @@
 """Boards drawn with Rich from a seat's view (the dict `State.view(seat)` returns), one function
 per game. They read the view only, so they show exactly what that seat may know; a view that lacks
-a key the drawing expects falls back to a plain listing rather than failing the game."""
+a key the drawing expects falls back to a plain listing rather than failing the game.
+
+A client of views, like the browser: it needs only `i18n`, so it sits low in the layers, below both
+of its readers, the terminal (`cli/play.py`) and the learning envs' `render_mode="ansi"`
+(`rl/table.py`). Not in `games/`: a game folder holds rules; drawing them is a client's job."""
 
 from __future__ import annotations
 
@@ -13,9 +17,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ..i18n import has
-from ..i18n import text as say
-from ..i18n.events import seat_name
+from .i18n import has
+from .i18n import text as say
+from .i18n.events import seat_name
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 COLOURS = {"red": "red", "blue": "blue", "yellow": "yellow", "green": "green"}

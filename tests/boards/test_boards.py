@@ -7,7 +7,7 @@ import random
 import pytest
 from rich.console import Console
 
-from nekobako.cli.boards import render
+from nekobako.boards import render
 from nekobako.engine import fill_chance, get_game
 
 
