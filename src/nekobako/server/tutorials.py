@@ -31,9 +31,12 @@ async def tutorial_step(request: Request) -> JSONResponse:
     body = await json_body(request, required=False)
     steps = len(script.steps)
     step, move = body.get("step", 0), body.get("move")
+    out_of_range = Message("error.whole_number", name="step", low=0, high=steps)
+    if type(step) is int and step > steps:  # a whole number the document allows, past this tutorial
+        raise ApiError(409, "conflict", out_of_range)
     if type(step) is not int or not 0 <= step <= steps:
         if not (isinstance(step, str) and is_number(step) and len(step) < 4 and int(step) <= steps):
-            raise ApiError(400, "bad_request", Message("error.whole_number", name="step", low=0, high=steps))
+            raise ApiError(400, "bad_request", out_of_range)
         step = int(step)
     if move is not None and not (isinstance(move, str) and len(move) <= MAX_MOVE):
         raise ApiError(400, "bad_request", Message("tutorial.move_text", n=MAX_MOVE))
