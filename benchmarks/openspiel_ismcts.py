@@ -8,6 +8,13 @@ OpenSpiel bot gets a number of simulations calibrated first so that its mean tim
 the same. Seats alternate (ours at 0 and 2 in even games, at 1 and 3 in odd ones).
 
     .venv/bin/python benchmarks/openspiel_ismcts.py --games 40 --seconds 0.1 --json out.json
+
+`--iterations N` is the same-budget comparison instead: both bots get N iterations (simulations)
+a move, and OpenSpiel's bot rolls out with our rollout (`SameRollout`: random play to the end of
+the round, our margin value in [0, 1], as `ismcts` does), so only the search differs; time is not
+equal there (OpenSpiel's Python bot is far slower per simulation).
+
+    .venv/bin/python benchmarks/openspiel_ismcts.py --games 20 --iterations 100 --players 2
 """
 
 from __future__ import annotations
@@ -27,9 +34,27 @@ from nekobako.rl import openspiel
 from nekobako.sim.stats import wilson
 
 
-def their_bot(game: pyspiel.Game, simulations: int, seed: int) -> ismcts.ISMCTSBot:
+class SameRollout(mcts.Evaluator):
+    """OpenSpiel's evaluator with our `ismcts` rollout and value: random play from the engine state
+    to the end of the current round, each seat's margin value in [0, 1] (a finished game: returns)."""
+
+    def __init__(self, seed: int):
+        self.bot = OurBot("catbox", iterations=1, kernel=False)
+        self.rng = random.Random(seed)
+
+    def evaluate(self, state: pyspiel.State) -> np.ndarray:
+        engine = state.p.engine.clone()
+        rounds = len(engine.round_scores())
+        return np.array(self.bot._rollout(engine, rounds, self.bot.horizon == "round", self.rng))
+
+    def prior(self, state: pyspiel.State) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+def their_bot(game: pyspiel.Game, simulations: int, seed: int, same_rollout: bool = False) -> ismcts.ISMCTSBot:
     rng = np.random.RandomState(seed)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    evaluator = SameRollout(seed) if same_rollout else mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     return ismcts.ISMCTSBot(game, evaluator, 0.7, simulations, random_state=rng, allow_inconsistent_action_sets=True)
 
 
@@ -59,10 +84,17 @@ def calibrate(game: pyspiel.Game, seconds: float, seed: int) -> tuple[int, float
     return max(1, round(seconds / per_simulation)), 1 / per_simulation
 
 
-def play(game: pyspiel.Game, index: int, seconds: float, simulations: int, seed: int) -> dict:
-    ours_at = (0, 2) if index % 2 == 0 else (1, 3)
-    ours = OurBot("catbox", seconds=seconds)
-    theirs = their_bot(game, simulations, seed + index)
+def play(
+    game: pyspiel.Game, index: int, seconds: float, simulations: int, seed: int, iterations: int | None = None
+) -> dict:
+    n = game.num_players()
+    ours_at = tuple(s for s in range(n) if s % 2 == index % 2)
+    if iterations is None:
+        ours = OurBot("catbox", seconds=seconds)
+        theirs = their_bot(game, simulations, seed + index)
+    else:  # the same budget: iterations, rollout horizon and value
+        ours = OurBot("catbox", iterations=iterations)
+        theirs = their_bot(game, iterations, seed + index, same_rollout=True)
     rng = np.random.RandomState(seed + index)
     py_rng = random.Random(seed + index)
     state = game.new_initial_state()
@@ -95,9 +127,9 @@ def play(game: pyspiel.Game, index: int, seconds: float, simulations: int, seed:
     return {
         "ours_at": list(ours_at),
         "ours": sum(returns[s] for s in ours_at),
-        "theirs": sum(returns[s] for s in range(4) if s not in ours_at),
-        "ours_points": sum(scores[s] for s in ours_at) / 2,
-        "theirs_points": sum(scores[s] for s in range(4) if s not in ours_at) / 2,
+        "theirs": sum(returns[s] for s in range(n) if s not in ours_at),
+        "ours_points": sum(scores[s] for s in ours_at) / len(ours_at),
+        "theirs_points": sum(scores[s] for s in range(n) if s not in ours_at) / (n - len(ours_at)),
         "time": time_used,
         "moves": moves,
         "our_iterations": iterations,
@@ -110,14 +142,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="write the results here")
+    parser.add_argument("--iterations", type=int, help="the same-budget comparison: iterations a move for both")
+    parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
     openspiel.register()
-    game = pyspiel.load_game("nekobako_catbox", {"players": 4})
-    simulations, rate = calibrate(game, args.seconds, args.seed)
-    print(f"OpenSpiel ISMCTS: {rate:.1f} simulations/s → {simulations} simulations per move", file=sys.stderr)
+    game = pyspiel.load_game("nekobako_catbox", {"players": args.players})
+    if args.iterations is None:
+        simulations, rate = calibrate(game, args.seconds, args.seed)
+        print(f"OpenSpiel ISMCTS: {rate:.1f} simulations/s → {simulations} simulations per move", file=sys.stderr)
+    else:
+        simulations, rate = args.iterations, 0.0
     games = []
     for index in range(args.games):
-        games.append(play(game, index, args.seconds, simulations, args.seed * 1000))
+        games.append(play(game, index, args.seconds, simulations, args.seed * 1000, args.iterations))
         ours = sum(g["ours"] for g in games)
         share = ours / len(games)
         print(f"game {index + 1}/{args.games}: our side has won {share:.1%} so far", file=sys.stderr)
@@ -128,7 +165,9 @@ def main() -> None:
     their_moves = sum(g["moves"]["theirs"] for g in games)
     result = {
         "games": n,
-        "seconds_per_move": args.seconds,
+        "players": args.players,
+        "seconds_per_move": None if args.iterations else args.seconds,
+        "iterations_per_move": args.iterations,
         "openspiel_simulations_per_move": simulations,
         "openspiel_simulations_per_second": rate,
         "ours_games_won": ours / n,

@@ -5,7 +5,7 @@ equal `encoding.observe` and `encoding.legal_ids` of the pure state the array un
 player count and option of every game that has a kernel; rewards are `State.returns`. The
 Gymnasium vector env is held to Gymnasium's rules for vector envs (1.4 ships no checker for them:
 its spaces must be `batch_space` of the single spaces, its outputs those of the library's own
-`SyncVectorEnv` in type and shape, next-step autoreset as documented, seeds that repeat, and
+`SyncVectorEnv` in type and shape, same-step autoreset as documented, seeds that repeat, and
 the library's vector wrappers must accept it).
 """
 
@@ -192,7 +192,7 @@ def test_gymnasium_vector_env_keeps_gymnasiums_rules(game: str) -> None:
     seat = min(1, nekobako.rl.GYM_IDS[ENV_IDS[game]][1] - 1)  # Shut the Box's id is a solo table
     env = gym.make_vec(ENV_IDS[game], num_envs=3, opponents="random", seat=seat)
     assert isinstance(env, NekobakoVectorEnv)
-    assert env.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     assert env.observation_space == batch_space(env.single_observation_space, 3)
     assert env.action_space == batch_space(env.single_action_space, 3)
     # the library's own vector env over the single env: the same types and shapes at every output
@@ -207,31 +207,38 @@ def test_gymnasium_vector_env_keeps_gymnasiums_rules(game: str) -> None:
     assert env.observation_space.contains(obs)
     again, *_ = env.step(env.action_space.sample())
     assert obs is not again and not np.shares_memory(obs, again)
-    # next-step autoreset: the step after the end starts a new game, with its observation and mask
+    # same-step autoreset: the step that ends a game shows the next one, its observation and mask
     rng = np.random.default_rng(2)
-    done = np.zeros(3, np.bool_)
     seen = 0
     for _ in range(400):
         mask = info["action_mask"]
-        obs, reward, term, trunc, info = env.step((rng.random(mask.shape) + mask).argmax(axis=1))
+        obs, _reward, term, trunc, info = env.step((rng.random(mask.shape) + mask).argmax(axis=1))
         assert env.observation_space.contains(obs) and not trunc.any()
+        assert info["action_mask"].any(axis=1).all()
+        assert ("final_obs" in info) == term.any()
         for i in np.flatnonzero(term):
-            assert not info["action_mask"][i].any()  # a finished game: nothing is legal
-        for i in np.flatnonzero(done):
             seen += 1
-            assert reward[i] == 0 and not term[i] and info["action_mask"][i].any()
+            assert info["_final_obs"][i] and env.single_observation_space.contains(info["final_obs"][i])
+            assert not info["final_info"]["action_mask"][i].any()  # the finished game: nothing is legal
             state = env.tables.state(int(i))
+            assert not state.is_over() and seat in state.to_move
             expect = np.zeros(env.single_action_space.n, np.bool_)
             expect[env.tables.encoding.legal_ids(state, seat)] = True
             assert np.array_equal(info["action_mask"][i], expect)
-        done = term | trunc
     assert seen
     # the library's vector wrappers take it (they read autoreset_mode) and count its episodes
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        wrapped = gym.wrappers.vector.RecordEpisodeStatistics(gym.wrappers.vector.NormalizeObservation(env))
+        wrapped = gym.wrappers.vector.RecordEpisodeStatistics(env)
         _play(wrapped, 300, 3)
-    assert len(wrapped.return_queue) > 0
+        assert len(wrapped.return_queue) > 0
+        # the observation wrappers take next-step autoreset only: it is there for them
+        nxt = gym.make_vec(ENV_IDS[game], num_envs=3, opponents="random", seat=seat, autoreset_mode="NextStep")
+        assert nxt.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+        assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+        wrapped = gym.wrappers.vector.RecordEpisodeStatistics(gym.wrappers.vector.NormalizeObservation(nxt))
+        _play(wrapped, 300, 3)
+        assert len(wrapped.return_queue) > 0
     # reset_mask: only the tables asked for start again
     env.reset(seed=5)
     before = env.tables.arrays.copy()
@@ -249,6 +256,40 @@ def test_gymnasium_vector_env_keeps_gymnasiums_rules(game: str) -> None:
 def test_make_vec_with_bots_is_the_sync_env_of_nekobako_env(game: str) -> None:
     env = gym.make_vec(ENV_IDS[game], num_envs=2)  # greedy bots, as before the kernels
     assert isinstance(env, gym.vector.SyncVectorEnv)
+    env.close()
+
+
+PATHS = {
+    "kernel": {"opponents": "random"},
+    "bots": {"opponents": "random" if not GAMES else "greedy"},
+    "sync": {"opponents": "random", "vectorization_mode": "sync",
+             "vector_kwargs": {"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP}},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("env_id", nekobako.rl.GYM_IDS)
+def test_a_learner_samples_from_the_mask_through_episode_ends(env_id: str, path: str) -> None:
+    """What a learner does with `make_vec` as is: sample each action from `info["action_mask"]`
+    (a zero mask would make the probabilities NaN) through several ends of games, on every path."""
+    game = nekobako.rl.GYM_IDS[env_id][0]
+    if path == "kernel" and game not in GAMES:
+        pytest.skip(f"{game} has no kernel")
+    env = gym.make_vec(env_id, num_envs=3, **PATHS[path])
+    assert env.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+    _, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    ends = 0
+    for _ in range(2000):
+        mask = info["action_mask"]
+        probs = mask / mask.sum(axis=1, keepdims=True)
+        actions = np.array([rng.choice(len(p), p=p) for p in probs])
+        _, _, term, trunc, info = env.step(actions)
+        assert not info.get("illegal", np.zeros(3, bool)).any()
+        ends += int(term.sum() + trunc.sum())
+        if ends >= 6:
+            break
+    assert ends >= 6
     env.close()
 
 
@@ -270,6 +311,10 @@ def test_bad_arguments_are_refused_in_the_users_language() -> None:
     with pytest.raises(InvalidOptions) as error:
         NekobakoVectorEnv(game, players, 2, opponents="greedy")
     assert error.value.message.key == "rl.vector.opponents"
+    for kwargs in ({"opponents": "random"}, {"opponents": "greedy"}):
+        with pytest.raises(InvalidOptions) as error:
+            gym.make_vec(ENV_IDS[game], num_envs=2, autoreset_mode="Disabled", **kwargs)
+        assert error.value.message.key == "rl.vector.autoreset"
 
 
 @pytest.mark.parametrize("game", WITHOUT or ["-"])

@@ -10,7 +10,7 @@ from typer._click import exceptions as click_errors
 
 from .. import __version__
 from ..i18n import text
-from . import bench, play, replay, reports, review, rules, serve, simulate, solve, tutorial
+from . import bench, ladder, play, replay, reports, review, rules, serve, simulate, solve, tutorial
 from .common import argv_lang, lang_option
 from .help import voice_help
 from .usage import print_usage_error
@@ -40,7 +40,7 @@ def _root(
     """Options given before any sub-command (`--version`; `--lang`, which `main` reads itself)."""
 
 
-for module in (serve, reports, play, tutorial, rules, replay, review, solve, simulate, bench):
+for module in (serve, reports, play, tutorial, rules, replay, review, solve, simulate, ladder, bench):
     module.register(app)
 
 

@@ -242,10 +242,13 @@ class Game(ABC, Generic[A, S]):
     search: ClassVar[SearchHints] = SearchHints()
 
     # -- options -------------------------------------------------------------------------------
-    def options(self, raw: Mapping[str, Any] | Options | None, players: int) -> Options:
-        """Validate options for a table of `players` (raises `InvalidOptions` with a player's words)."""
+    def options(self, raw: Mapping[str, Any] | Options | None, players: int, *, research: bool = False) -> Options:
+        """Validate options for a table of `players` (raises `InvalidOptions` with a player's words).
+        `research=True` also accepts the research-only values (small configurations for solvers,
+        docs/research.md); a table never does."""
         self.check_players(players)
-        opts = parse_options(self.option_specs, raw.to_json() if isinstance(raw, Options) else raw, players)
+        json = raw.to_json() if isinstance(raw, Options) else raw
+        opts = parse_options(self.option_specs, json, players, research)
         self.check_options(opts, players)
         return opts
 

@@ -145,9 +145,12 @@ class Kernel(ABC):
 
 @cache
 def kernel_for(game_name: str, players: int, options: Options) -> Kernel | None:
-    """The kernel of one table (`options` validated), or None where kernels are off or the game has
-    none (`pure_reason`)."""
+    """The kernel of one table (`options` validated), or None where kernels are off, the game has
+    none (`pure_reason`), or the options are a research configuration (`OptionSpec.research`:
+    small games for solvers, played by the pure engine)."""
     if pure_reason() is not None:
+        return None
+    if any(options[spec.name] in spec.research for spec in get_game(game_name).option_specs if spec.research):
         return None
     try:
         module = importlib.import_module(f"nekobako.games.{game_name}.kernel")

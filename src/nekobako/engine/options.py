@@ -35,13 +35,31 @@ class OptionSpec:
     # the bounds of what it may hold (e.g. a deck's card numbers and copies), for an editor
     presets: tuple[tuple[str, Any], ...] = ()
     bounds: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    # values for research only (small configurations a solver can walk whole): never offered at
+    # a table, refused unless a caller asks for research configurations (`Game.options(research=True)`)
+    research: tuple[Any, ...] = ()
 
     def default_for(self, players: int) -> Any:
         return self.default(players) if callable(self.default) else self.default
 
-    def coerce(self, raw: Any) -> Any:
+    def coerce(self, raw: Any, research: bool = False) -> Any:
         if self.parse is not None:
             return self.parse(raw)
+        assert self.choices is not None
+        if self.research:
+            found = OptionSpec(self.name, self.default, self.research)._match(raw)
+            if found is not _MISSING:
+                if not research:
+                    raise InvalidOptions(Message("engine.options.research_only", name=self.name, value=_show(found)))
+                return found
+        found = self._match(raw)
+        if found is not _MISSING:
+            return found
+        allowed = [_show(c) for c in self.choices]
+        raise InvalidOptions(Message("engine.options.bad_value", name=self.name, value=_shown(raw), allowed=allowed))
+
+    def _match(self, raw: Any) -> Any:
+        """The choice `raw` names (typed, or as text), else `_MISSING`."""
         assert self.choices is not None
         text = raw.strip().lower() if isinstance(raw, str) else None
         for choice in self.choices:
@@ -51,8 +69,7 @@ class OptionSpec:
                 return choice
             if isinstance(choice, bool) and text is not None and _BOOL_TEXT.get(text) is choice:
                 return choice
-        allowed = [_show(c) for c in self.choices]
-        raise InvalidOptions(Message("engine.options.bad_value", name=self.name, value=_shown(raw), allowed=allowed))
+        return _MISSING
 
     def key(self, game: str) -> str:
         """The catalogue key of the option's name; its help, labels and presets extend it."""
@@ -89,6 +106,7 @@ HINTS = OptionSpec("hints", False, (False, True))
 move at their turn, from the review's search. Off by default; a table with it on is never rated
 (`server/results.py`). It changes no rule: the engine only carries it in the options and records."""
 
+_MISSING = object()
 _BOOL_TEXT = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False, "1": True, "0": False}
 
 
@@ -165,8 +183,11 @@ class Options(Mapping[str, Any]):
         return {k: _json(v) for k, v in self._values.items()}
 
 
-def parse_options(specs: tuple[OptionSpec, ...], raw: Mapping[str, Any] | None, players: int) -> Options:
-    """Validate `raw` against `specs`, filling defaults. Unknown names are refused."""
+def parse_options(
+    specs: tuple[OptionSpec, ...], raw: Mapping[str, Any] | None, players: int, research: bool = False
+) -> Options:
+    """Validate `raw` against `specs`, filling defaults. Unknown names are refused, and research
+    values (`OptionSpec.research`) unless `research`."""
     raw = dict(raw or {})
     known = {s.name for s in specs}
     unknown = sorted(set(raw) - known)
@@ -174,7 +195,7 @@ def parse_options(specs: tuple[OptionSpec, ...], raw: Mapping[str, Any] | None, 
         raise InvalidOptions(Message("engine.options.unknown", name=_shown(unknown[0]), known=sorted(known)))
     values = {}
     for spec in specs:
-        values[spec.name] = spec.coerce(raw[spec.name]) if spec.name in raw else spec.default_for(players)
+        values[spec.name] = spec.coerce(raw[spec.name], research) if spec.name in raw else spec.default_for(players)
     return Options(values)
 
 

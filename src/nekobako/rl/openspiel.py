@@ -78,7 +78,7 @@ class NekobakoGame(pyspiel.Game):
         params = dict(params or {})
         players = int(params.get("players", DEFAULT_PLAYERS[game.name]))
         raw = {k: v for k, v in params.items() if k != "players" and v != ""}
-        options = game.options(raw, players)
+        options = game.options(raw, players, research=True)  # the small configurations are OpenSpiel's too
         self.nekobako = game
         self.encoding: Encoding = encoding_for(game.name, players, options)
         enc = self.encoding

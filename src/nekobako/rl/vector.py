@@ -8,7 +8,7 @@
   (self-play: each table shows the acting seat's observation); with `seat=k` the caller plays seat
   `k` and every other seat plays uniformly at random inside the kernel.
 * `NekobakoVectorEnv` is a Gymnasium `VectorEnv` over `Tables` with one learning seat per table
-  (as `NekobakoEnv`), next-step autoreset, the mask in `info["action_mask"]`.
+  (as `NekobakoEnv`), same-step autoreset, the mask in `info["action_mask"]`.
 
 A game takes part by giving, beside its kernel, one module `games/<game>/kernel_observe.py` with
 two compiled functions over the kernel's array: `observe(a, seat, out)` (its encoding's tensor)
@@ -102,6 +102,9 @@ class Tables:
         """Each table's generator (chance and the random seats), `kernel_rng`'s state."""
         self.observations = np.zeros((n, self.encoding.size), np.float32)
         self.masks = np.zeros((n, actions), np.bool_)
+        self.final_observations = np.zeros((n, self.encoding.size), np.float32)
+        """Same-step autoreset: the learner's (seat 0's in self-play) last observation of a game
+        that ended in the last `step` (rows of `terminated`; the others are stale)."""
         self.seats = np.full(n, OVER, np.int64)
         """The seat each table waits for; OVER (-2) for a finished game awaiting its next-step reset."""
         self.rewards = np.zeros((n, players), np.float64)
@@ -159,6 +162,7 @@ class Tables:
             self.arrays, self.start, self.rngs, self._learner,
             self.autoreset == "same_step", self._actions, self.illegal_reward, self.seats, self._pending,
             self.observations, self.masks, self._legal, self.rewards, self.terminated, self.illegal, self._buf,
+            self.final_observations,
         )  # fmt: skip
         return self.rewards, self.terminated
 
@@ -169,11 +173,16 @@ class Tables:
 
 class NekobakoVectorEnv(gym.vector.VectorEnv):
     """`num_envs` tables of `game`, one learning `seat` per table, the others uniformly random
-    in the kernel (docs/research.md, *Batched environments*). Next-step autoreset: the step
-    after a game ends starts a new one and ignores its action; its observation and
-    `info["action_mask"]` are the new game's. `copy=False` returns the env's own arrays."""
+    in the kernel (docs/research.md, *Batched environments*). Same-step autoreset (Gymnasium's
+    `AutoresetMode.SAME_STEP`): the step that ends a game starts the next one, so the
+    observation and `info["action_mask"]` are always of a game in play and a mask always has a
+    legal id; the ended game's last observation and info are in `info["final_obs"]` and
+    `info["final_info"]` (rows of `info["_final_obs"]`). `autoreset_mode=AutoresetMode.NEXT_STEP`
+    is the other documented mode, which Gymnasium 1.4's observation wrappers require: the step
+    that ends a game shows its last observation, mask all False, and the next step starts a new
+    game whatever its action. `copy=False` returns the env's own arrays."""
 
-    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}  # noqa: RUF012
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
 
     def __init__(
         self,
@@ -184,12 +193,21 @@ class NekobakoVectorEnv(gym.vector.VectorEnv):
         opponents: str = "random",
         illegal_reward: float = -1.0,
         copy: bool = True,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         **options: Any,
     ):
         if opponents != "random":
             raise InvalidOptions(Message("rl.vector.opponents", choice='opponents="random"', value=repr(opponents)))
+        mode = _autoreset_mode(autoreset_mode)
+        self.metadata = {**self.metadata, "autoreset_mode": mode}
         self.tables = Tables(
-            game, players, num_envs, seat=seat, autoreset="next_step", illegal_reward=illegal_reward, **options
+            game,
+            players,
+            num_envs,
+            seat=seat,
+            autoreset="same_step" if mode == AutoresetMode.SAME_STEP else "next_step",
+            illegal_reward=illegal_reward,
+            **options,
         )
         self.num_envs = num_envs
         self.seat = seat
@@ -219,12 +237,30 @@ class NekobakoVectorEnv(gym.vector.VectorEnv):
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         rewards, terminated = self.tables.step(actions)
+        info = self._info()
+        if terminated.any() and self.tables.autoreset == "same_step":  # as SyncVectorEnv's gives them
+            ended = terminated.copy()
+            final_obs = np.full(self.num_envs, None, object)
+            for i in np.flatnonzero(ended):
+                final_obs[i] = self.tables.final_observations[i].copy()
+            nothing = np.zeros_like(self.tables.masks)  # a finished game: nothing is legal
+            info |= {
+                "final_obs": final_obs,
+                "_final_obs": ended,
+                "final_info": {
+                    "action_mask": nothing,
+                    "_action_mask": ended.copy(),
+                    "illegal": np.zeros(self.num_envs, np.bool_),
+                    "_illegal": ended.copy(),
+                },
+                "_final_info": ended.copy(),
+            }
         return (
             self._out(self.tables.observations),
             rewards[:, self.seat].copy(),
             terminated.copy(),
             np.zeros(self.num_envs, np.bool_),
-            self._info(),
+            info,
         )
 
     def _out(self, array: np.ndarray) -> np.ndarray:
@@ -249,10 +285,27 @@ def make_vector_env(
 ) -> gym.vector.VectorEnv:
     """The `vector_entry_point` of the registered ids (`gymnasium.make_vec`): the kernel's
     `NekobakoVectorEnv` for `opponents="random"` where the game has a kernel, else (bots as
-    opponents, or no kernel) a `SyncVectorEnv` of `NekobakoEnv`, as `make_vec` gave before."""
+    opponents, or no kernel) a `SyncVectorEnv` of `NekobakoEnv`. Both autoreset in the same step,
+    so the legal mask a learner samples from is always the game in play's."""
     if opponents == "random" and vector_reason(game) is None:
         return NekobakoVectorEnv(game, players, num_envs, **kwargs)
     kwargs.pop("copy", None)
+    mode = _autoreset_mode(kwargs.pop("autoreset_mode", AutoresetMode.SAME_STEP))
     return gym.vector.SyncVectorEnv(
-        [lambda: NekobakoEnv(game, players, opponents=opponents, **kwargs) for _ in range(num_envs)]
+        [lambda: NekobakoEnv(game, players, opponents=opponents, **kwargs) for _ in range(num_envs)],
+        autoreset_mode=mode,
     )
+
+
+def _autoreset_mode(value: AutoresetMode | str) -> AutoresetMode:
+    """Same step or next step (Gymnasium's `AutoresetMode` or its value), else a clear error."""
+    choices = (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP)
+    try:
+        mode = AutoresetMode(value)
+    except ValueError:
+        mode = None
+    if mode not in choices:
+        raise InvalidOptions(
+            Message("rl.vector.autoreset", choices=", ".join(c.value for c in choices), value=repr(value))
+        )
+    return mode

@@ -122,9 +122,10 @@ def reset(
 def step(
     arrays: Any, start: Any, rngs: Any, learner: int, same_step: bool, actions: Any, illegal_reward: float,
     seats: Any, pending: Any, obs: Any, masks: Any, own: Any, rewards: Any, terminated: Any, illegal: Any,
-    buf: Any,
+    buf: Any, final_obs: Any,
 ) -> None:  # fmt: skip
-    """One action per table (vector.py's `Tables.step` says what happens)."""
+    """One action per table (vector.py's `Tables.step` says what happens; `final_obs[i]`: the
+    learner's observation of the game that table `i` ended in a same-step autoreset)."""
     players = rewards.shape[1]
     for i in range(arrays.shape[0]):
         a = arrays[i]
@@ -155,6 +156,7 @@ def step(
                         if won >> s & 1:
                             rewards[i, s] = 1.0 / count
                     if same_step:
+                        observe(a, max(learner, 0), final_obs[i])
                         seat = _new_game(a, start, rng, learner, buf)
                     else:
                         pending[i] = True

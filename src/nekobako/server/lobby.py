@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..bots import bot_names
+from ..bots.ladder import level_ratings
 from ..engine import game_names, get_game, is_number
 from ..i18n import Message
 from ..store import ratings
@@ -45,6 +46,7 @@ def installed_games() -> list[dict[str, Any]]:
                 "max_players": game.max_players,
                 "options": game.describe_options(),
                 "bots": bot_names(game.name),
+                "ratings": level_ratings(game.name),  # the ladder (bots/ladder.py)
                 "messages": game.messages,
                 "tutorial": name in tutorial_games(),
             }

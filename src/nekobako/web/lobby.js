@@ -216,7 +216,7 @@ export function mount(root) {
           "data-key": `bot-level-${table.id}`,
           onchange: (e) => botLevels.set(table.id, e.target.value),
         },
-        info.bots.map((b) => h("option", { value: b, selected: b === chosen }, t(`bot.${b}`))),
+        info.bots.map((b) => h("option", { value: b, selected: b === chosen }, botLabel(info, b))),
       );
       buttons.push(
         h(
@@ -761,4 +761,16 @@ function range(a, b) {
   const out = [];
   for (let i = a; i <= b; i++) out.push(i);
   return out;
+}
+
+// A bot level as its menu shows it: its name and, where the ladder rated it (`nekobako ladder`,
+// shipped with the package and listed by /api/games), its rating with mu ± 2 sigma.
+function botLabel(info, level) {
+  const rating = info.ratings?.[level];
+  if (!rating) return t(`bot.${level}`);
+  return t("lobby.botRating", {
+    level: t(`bot.${level}`),
+    mu: rating.mu.toFixed(1),
+    spread: (2 * rating.sigma).toFixed(1),
+  });
 }

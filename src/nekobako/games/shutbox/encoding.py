@@ -16,7 +16,7 @@ import numpy as np
 from ...engine import Game, Options
 from ...engine.encoding import COMMON_ELSEWHERE, Encoding, Layout
 from .actions import ROLL, ROLL_ONE, Action, Dice, Shut, Start
-from .options import ELIMINATION_AT, ROUND_LIMIT
+from .options import ELIMINATION_AT, RESEARCH_TILES, ROUND_LIMIT, TILE_COUNTS
 from .state import CHANCE_ONLY, ShutState
 from .tables import max_tiles
 
@@ -174,7 +174,7 @@ def _bits_table(width: int) -> np.ndarray:
     return ((masks[:, None] >> np.arange(width)) & 1).astype(np.float32)
 
 
-_BITS = {t: _bits_table(t) for t in (9, 10, 12)}
+_BITS = {t: _bits_table(t) for t in (*RESEARCH_TILES, *TILE_COUNTS)}
 """`_BITS[tiles][mask]`: the board as one 0/1 row per mask (the hot path copies a row)."""
 
 ENCODING = ShutboxEncoding
