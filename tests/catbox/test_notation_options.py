@@ -114,7 +114,7 @@ def test_bad_option_values_and_player_counts_are_refused():
     for players in (1, 6):
         with pytest.raises(InvalidOptions, match="2–5 players"):
             GAME.new_game(players)
-    assert [o["name"] for o in GAME.describe_options()] == ["side"]
+    assert [o["name"] for o in GAME.describe_options()] == ["side", "hints"]
 
 
 def test_every_event_has_words_in_english_and_japanese():

@@ -207,7 +207,7 @@ def test_player_counts() -> None:
 
 def test_extra_cards_fill_the_deck_and_no_hell_power() -> None:
     names = [spec["name"] for spec in GAME.describe_options()]
-    assert names == ["deck", "hand_size", "dice", "gems", "casual", "extra_cards"]
+    assert names == ["deck", "hand_size", "dice", "gems", "casual", "extra_cards", "hints"]
     assert "hell" not in " ".join(names)
     state = GAME.new_game(3, {"extra_cards": "both", "hand_size": 16})  # 48 + 3 extras ≥ 48
     assert sum(state.rules.deck) == 51

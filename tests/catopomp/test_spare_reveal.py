@@ -133,9 +133,10 @@ def test_worlds_in_the_spare_phase_reveal_the_sampled_face_when_it_closes() -> N
 
 def test_search_tells_apart_the_worlds_the_seat_will_tell_apart() -> None:
     """Once the spare phase closes the seat knows the other face, so the tree below its own choice
-    splits by that face (a node per face seen), rather than keeping one node for all of them."""
+    splits by that face (a node per face seen), rather than keeping one node for all of them.
+    The pure search's tree (the compiled search's own tests: tests/bots/test_ismcts_kernel_games.py)."""
     state = round_3("1: spare 2")
-    bot = ISMCTSBot("catopomp", iterations=300)
+    bot = ISMCTSBot("catopomp", iterations=300, kernel=False)
     action = bot.choose(state.view(0), state.legal_actions(0), random.Random(1))
     assert str(action).startswith("spare ")
     root = bot.last_root

@@ -98,7 +98,9 @@ def test_entries_after_the_end_are_refused():
 def test_unknown_games_and_bad_options_are_bad_records():
     with pytest.raises(BadRecord, match="no game 'chess'"):
         replay(record([], game="chess"))
-    with pytest.raises(BadRecord, match="Option 'tiles' cannot be 8"):
+    with pytest.raises(BadRecord, match="Option 'tiles' cannot be 11"):
+        replay(record([], options={"tiles": 11}))
+    with pytest.raises(BadRecord, match="research configuration"):  # 2–8 tiles: for solvers only
         replay(record([], options={"tiles": 8}))
     with pytest.raises(BadRecord, match="1–12 players"):
         replay(record([], players=20))

@@ -24,6 +24,7 @@ def test_defaults_are_the_arena_defaults():
         "quick": False,
         "max_close": 3,
         "one_die": "max6",
+        "hints": False,
     }
     assert get_game("shutbox") is GAME
 
@@ -64,6 +65,7 @@ def test_option_table_has_help_in_both_languages():
         "quick",
         "max_close",
         "one_die",
+        "hints",
     }
     for d in described:
         assert words(d["help"], "en") != words(d["help"], "ja")
