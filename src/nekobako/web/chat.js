@@ -8,7 +8,7 @@
 // the controls are two buttons for the keyboard and a screen reader, not two per line.
 import * as api from "./api.js";
 import { announce, h, patch, toast } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { lang, paren, t } from "./i18n.js";
 import { currentUser } from "./session.js";
 import { playerLink } from "./tables.js";
 
@@ -24,7 +24,7 @@ function line(m) {
       ? h("span", { class: "pc-dot", style: { "--pc": `var(--p${m.seat})` } })
       : null,
     playerLink(m.user.name),
-    m.channel === "spectators" ? h("span", { class: "muted small" }, ` (${t("chat.spectator")})`) : null,
+    m.channel === "spectators" ? h("span", { class: "muted small" }, paren(t("chat.spectator"))) : null,
     ": ",
     h("span", { class: "chat-text", title: m.at ? new Date(m.at).toLocaleString() : null }, m.text),
   );

@@ -4,7 +4,7 @@
 // Python (tests/i18n checks both give the same words); actions by each game module's
 // `describeAction`.
 import { CHANCE } from "./games/common.js";
-import { has, joinList, joinNames, lang, t, valueText, you } from "./i18n.js";
+import { colon, has, joinList, joinNames, paren, t, valueText, you } from "./i18n.js";
 
 const SEAT_KEYS = new Set(["who", "seat", "to", "from", "owner", "winner", "loser", "leader", "target"]);
 const SEAT_LIST_KEYS = new Set(["winners", "seats", "losers", "players"]);
@@ -21,8 +21,7 @@ function fieldText(game, key, value, names, viewer = null) {
   if (value !== null && typeof value === "object" && !Array.isArray(value) && !("key" in value)) {
     const keys = Object.keys(value);
     if (keys.every((k) => /^\d+$/.test(k))) {
-      const colon = lang === "ja" ? "：" : ": ";
-      const pairs = keys.map((k) => `${seatName(Number(k), names)}${colon}${fieldText(game, "", value[k], names)}`);
+      const pairs = keys.map((k) => `${seatName(Number(k), names)}${colon()}${fieldText(game, "", value[k], names)}`);
       return pairs.length ? joinList(pairs) : t("words.none");
     }
   }
@@ -53,7 +52,7 @@ export function describeEvent(event, info, names, viewer = null, family = "event
     .map(([k, v]) => `${k.replace(/_/g, " ")} ${fieldText(game, k, v, names)}`)
     .join(", ");
   const what = event.kind.replace(/_/g, " ");
-  return `${who ? `${who}: ` : ""}${what}${facts ? ` (${facts})` : ""}`;
+  return `${who ? `${who}${colon()}` : ""}${what}${facts ? paren(facts) : ""}`;
 }
 
 // A view's `prompt` or `goal` ({kind, seat, data}) in words, for the reader at `viewer`.

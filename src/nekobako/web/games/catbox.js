@@ -335,7 +335,7 @@ export function summary(view, ctx) {
         "td",
         { title: t("catbox.groupTitle", { n: s.group }) },
         s.paradox ? `⚡ ${t("catbox.paradoxShort")}` : s.hit ? `✓ +${s.bonus}` : `✗ 0`,
-        h("span", { class: "small muted" }, ` (${t("catbox.groupOf", { n: s.group })})`),
+        h("span", { class: "small muted" }, paren(t("catbox.groupOf", { n: s.group }))),
       ),
       h("td", {}, s.points > 0 ? `+${s.points}` : s.points),
       h("td", { class: "total" }, s.total),
