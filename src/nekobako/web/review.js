@@ -4,7 +4,7 @@
 // The words come from the catalogue (review.*); the numbers from the server: nothing is rated here.
 import * as api from "./api.js";
 import { h, patch } from "./dom.js";
-import { joinList, labelled, t } from "./i18n.js";
+import { joinList, labelled, sentences, t } from "./i18n.js";
 import { currentUser } from "./session.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -28,7 +28,7 @@ const percent = (v) => `${Math.round(v * 100)}%`;
 function decisionText(d) {
   const label = t(`review.label.${d.label}`);
   const base = t("review.panel.decision", { n: d.ply + 1, played: d.chosen, label });
-  return d.best === d.chosen ? base : `${base} ${t("review.panel.bestWas", { best: d.best })}`;
+  return d.best === d.chosen ? base : sentences([base, t("review.panel.bestWas", { best: d.best })]);
 }
 
 // The seat's value before each decision (the best move's value) as a line; each decision a dot
