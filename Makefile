@@ -64,7 +64,7 @@ format: install-test js-tools
 PURE_TESTS := tests/bots tests/rl tests/catbox/test_kernel.py tests/catopomp/test_kernel.py tests/shutbox/test_kernel.py
 test: install-test system-deps lint
 	NEKOBAKO_PURE=1 $(BIN)/pytest -n 2 --dist loadgroup -q -rs $(PURE_TESTS)
-	$(BIN)/pytest -n 2 --dist loadgroup
+	$(BIN)/pytest -n 2 --dist loadgroup --durations=30
 
 bench: install
 	$(BIN)/nekobako bench
