@@ -1,4 +1,5 @@
-"""`nekobako ladder`: a balanced schedule (every entry as often, in every seat), OpenSkill ratings
+"""`nekobako ladder`: a balanced schedule (every entry as often, in every seat, after every other
+entry as often, at 2 to 5 players), OpenSkill ratings
 that move the right way, the table and JSON, and bad input refused with exit 2 in both languages."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from nekobako.engine import NekobakoError
-from nekobako.sim.ladder import lineups, rate, schedule, shipped_ratings
+from nekobako.sim.ladder import cycle, lineups, orders, rate, schedule, shipped_ratings
 from nekobako.sim.runner import GameResult, parse_bots
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
@@ -25,18 +26,30 @@ def ladder(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
 
 
-@pytest.mark.parametrize(("bots", "players"), [(3, 2), (4, 3), (5, 4), (4, 2)])
-def test_the_schedule_is_balanced_in_entries_and_seats(bots: int, players: int) -> None:
+@pytest.mark.parametrize(("bots", "players"), [(3, 2), (4, 3), (5, 4), (4, 2), (3, 3), (4, 4), (5, 5), (6, 4)])
+def test_the_schedule_is_balanced_in_entries_seats_and_neighbours(bots: int, players: int) -> None:
     specs = parse_bots([f"random:tag={i}" for i in range(bots)], bots)
-    rounds = len(lineups(bots, players)) * players
-    tasks = schedule("catbox", players, specs, 2 * rounds, {}, 0)
+    tasks = schedule("catbox", players, specs, 2 * cycle(bots, players), {}, 0)
     per_seat: Counter[tuple[str, int]] = Counter()
+    after: Counter[tuple[str, str]] = Counter()
+    games: Counter[str] = Counter()
     for task in tasks:
         seated = [task.bots[entry].label for entry in task.seating()]
         assert len(set(seated)) == players
         per_seat.update((label, seat) for seat, label in enumerate(seated))
-    counts = set(per_seat.values())
-    assert len(per_seat) == bots * players and len(counts) == 1  # every entry in every seat, equally
+        after.update((seated[seat], seated[(seat + 1) % players]) for seat in range(players))
+        games.update(seated)
+    assert len(per_seat) == bots * players and len(set(per_seat.values())) == 1  # every entry in every seat
+    assert len(set(games.values())) == 1
+    if players > 2:  # every entry plays right after every other as often (at 2 the other seat is both)
+        assert len(after) == bots * (bots - 1) and len(set(after.values())) == 1
+
+
+def test_each_lineup_is_played_in_every_order_around_the_table() -> None:
+    assert orders(3, 2) == [(0, 1), (0, 2), (1, 2)]  # two players: the lineups, as before
+    four = orders(4, 4)
+    assert len(four) == 6 == len(set(four)) and all(order[0] == 0 for order in four)
+    assert cycle(4, 4) == 24 and cycle(5, 3) == 60 and cycle(3, 2) == 6
 
 
 def test_too_few_bots_for_the_players_is_refused() -> None:
@@ -75,6 +88,16 @@ def test_the_command_rates_every_bot() -> None:
     assert report["command"].startswith("nekobako ladder shutbox --players 2")
     table = ladder("shutbox", "--players", "2", "--bots", "random,greedy", "--games", "2", "-w", "1", "--lang", "ja")
     assert table.returncode == 0 and "ラダー" in table.stdout
+
+
+def test_the_command_rates_a_four_player_ladder() -> None:
+    bots = "random,greedy,optimal,ismcts:iterations=10"
+    done = ladder("shutbox", "--players", "4", "--bots", bots, "--games", "24", "-w", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["players"] == 4 and {row["games"] for row in report["bots"]} == {24}
+    assert sum(row["wins"] for row in report["bots"]) == pytest.approx(24)  # shared wins split the game
+    assert len({row["bot"] for row in report["bots"]}) == 4
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ apply: Any = None
 chance: Any = None
 observe: Any = None
 winners: Any = None
-_LOOPS = ("_advance", "_new_game", "_show", "reset", "step")
+_LOOPS = ("_copy", "_advance", "_new_game", "_show", "reset", "step")
 _BUILT: dict[str, tuple[Any, Any]] = {}
 
 
@@ -68,6 +68,14 @@ def loops_for(game: str) -> tuple[Any, Any]:
     return built
 
 
+def _copy(dst: Any, src: Any) -> None:
+    """`dst[:] = src` for two rows that do not overlap, as a plain loop: numba's slice assignment
+    from an array checks for overlap and copies through a temporary, which cost Catopomp's
+    one-learner step more than a third of its time (1,746 mask ids per table)."""
+    for j in range(dst.shape[0]):
+        dst[j] = src[j]
+
+
 def _advance(a: Any, rng: Any, learner: int, buf: Any) -> int:
     """Chance and the random seats move until `learner` (any seat when -1) is to move; who is to
     move then, or OVER. Simultaneous seats act in seat order, as `NekobakoEnv`'s."""
@@ -87,7 +95,7 @@ def _advance(a: Any, rng: Any, learner: int, buf: Any) -> int:
 def _new_game(a: Any, start: Any, rng: Any, learner: int, buf: Any) -> int:
     """A new game up to the caller's first decision (one that ends before it is dealt again)."""
     while True:
-        a[:] = start
+        _copy(a, start)
         seat = _advance(a, rng, learner, buf)
         if seat != OVER:
             return seat
@@ -102,7 +110,7 @@ def _show(a: Any, seat: int, learner: int, obs: Any, mask: Any, own: Any, buf: A
     if seat >= 0:
         for j in range(legal(a, seat, buf)):
             own[buf[j]] = True
-    mask[:] = own
+    _copy(mask, own)
 
 
 def reset(

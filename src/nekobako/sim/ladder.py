@@ -1,8 +1,12 @@
 """The ladder: every bot level of a game on one rating scale (`nekobako ladder`, docs/strength.md).
 
-`schedule` is balanced: each lineup (every way to choose `players` entries from the bots) plays
-`players` games in a row with the seats rotated one step each game (`GameTask.seating`), so with
-a multiple of `players × lineups` games every entry plays as often as every other, in every seat.
+`schedule` is balanced for any number of players: each lineup (every way to choose `players`
+entries from the bots) is played in each of its `(players - 1)!` orders around the table (`orders`:
+at 2 players one, at 3 two, at 4 six), each order `players` games in a row with the seats rotated
+one step each game (`GameTask.seating`). With a multiple of `cycle(entries, players)` games
+(`players! × lineups`) every entry plays as often as every other, in every seat, and sits right
+after every other entry of its lineups as often as after any (in trick games the seat one plays
+after matters as much as the seat number).
 `rate` feeds the games in order to OpenSkill's Plackett–Luce model (the winners of a game rank
 first, shared; the others tie behind them), which gives each entry a mean `mu` and an uncertainty
 `sigma`; the interval shown is mu ± 2 sigma.
@@ -11,7 +15,8 @@ first, shared; the others tie behind them), which gives each entry a mean `mu` a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import combinations
+from itertools import combinations, permutations
+from math import factorial
 from typing import Any
 
 from ..bots.ladder import RATINGS_FILE, shipped_ratings
@@ -19,7 +24,7 @@ from ..engine import NekobakoError
 from ..i18n import Message
 from .runner import GameResult, GameTask
 
-__all__ = ["RATINGS_FILE", "lineups", "rate", "schedule", "shipped_ratings"]
+__all__ = ["RATINGS_FILE", "cycle", "lineups", "orders", "rate", "schedule", "shipped_ratings"]
 
 
 def lineups(entries: int, players: int) -> list[tuple[int, ...]]:
@@ -29,15 +34,27 @@ def lineups(entries: int, players: int) -> list[tuple[int, ...]]:
     return list(combinations(range(entries), players))
 
 
+def orders(entries: int, players: int) -> list[tuple[int, ...]]:
+    """Every lineup in each of its orders around the table: the lineup's first entry stays first
+    (the rotations of `GameTask.seating` give the rest), the others in every permutation."""
+    return [(first, *rest) for first, *others in lineups(entries, players) for rest in permutations(others)]
+
+
+def cycle(entries: int, players: int) -> int:
+    """Games after which the schedule is balanced (module docstring): `players!` per lineup."""
+    return len(lineups(entries, players)) * factorial(players)
+
+
 def schedule(
     game: str, players: int, specs: Sequence[Any], games: int, options: Mapping[str, Any], seed: int
 ) -> list[GameTask]:
-    """`games` tasks: lineup `g // players` (cycling), seats rotated by `g` (module docstring)."""
-    every = lineups(len(specs), players)
+    """`games` tasks: order `g // players` (cycling through `orders`), seats rotated by `g`
+    (module docstring)."""
+    every = orders(len(specs), players)
     tasks = []
     for g in range(games):
-        lineup = every[(g // players) % len(every)]
-        tasks.append(GameTask(game, players, tuple(specs[i] for i in lineup), options, seed, g))
+        order = every[(g // players) % len(every)]
+        tasks.append(GameTask(game, players, tuple(specs[i] for i in order), options, seed, g))
     return tasks
 
 
