@@ -9,8 +9,8 @@ nobody holds) is asked of them after decoding, as before. A body or frame that d
 refused with the catalogue message of its first misfit field, in the order the fields are
 declared (`first_misfit`), so each field keeps the one refusal clients and tests know.
 
-msgspec over pydantic: decoding an action frame with msgspec costs less than the standard
-library's `json.loads` plus the hand checks it replaces, and pydantic's costs several times more
+msgspec over pydantic: decoding an action frame with msgspec costs a quarter of the standard
+library's `json.loads` plus the hand checks it replaced, and about half of pydantic's
 (`benchmarks/wire_speed.py`, docs/server.md "Typed messages"). This module imports nothing of the
 server's but the name rule (`names.py`, which imports only `errors`), so it adds no arrow to the
 `live` / `connections` / `messages` modules.
