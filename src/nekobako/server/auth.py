@@ -27,13 +27,14 @@ from ..store.accounts import SESSION_DAYS, NameTaken
 from .errors import ApiError
 from .hub import Hub
 from .names import clean_name
-from .requests import SESSION_COOKIE, client_address, current_user, json_body
+from .requests import SESSION_COOKIE, client_address, current_user, read_body
 from .settings import Limits
+from .wire import PASSWORD_LENGTH, Credentials, Guest, Login
 
 MAX_FAILURES = 5
 WINDOW = 60.0
 HOUR = 3600.0
-PASSWORD_LENGTH = (8, 200)
+
 
 hasher = PasswordHasher()
 Database = Callable[..., Awaitable[Any]]  # runs a store function in a database thread (`Hub.db`)
@@ -121,8 +122,8 @@ async def _logged_in(request: Request, user: dict[str, Any], status: int) -> JSO
 
 
 async def signup(request: Request) -> JSONResponse:
-    body = await json_body(request)
-    name, password = clean_name(body.get("name")), check_password(body.get("password"))
+    body = await read_body(request, Credentials, {"name": clean_name, "password": check_password})
+    name, password = clean_name(body.name), body.password
     await _throttles(request).signups.begin([f"ip:{client_address(request)}"])
     password_hash = await _hub(request).workers.hash(hasher.hash, password)
     try:
@@ -141,11 +142,8 @@ def _taken(name: str) -> ApiError:
 
 
 async def login(request: Request) -> JSONResponse:
-    body = await json_body(request)
-    name = clean_name(body.get("name"))
-    password = body.get("password")
-    if not isinstance(password, str) or len(password) > PASSWORD_LENGTH[1]:
-        raise ApiError(400, "bad_request", Message("error.password_text"))
+    body = await read_body(request, Login, {"name": clean_name, "password": Message("error.password_text")})
+    name, password = clean_name(body.name), body.password
     limiter = _throttles(request).logins
     client = client_address(request)
     keys = [f"account:{accounts.account_key(name)}@{client}", f"ip:{client}"]
@@ -168,8 +166,8 @@ async def login(request: Request) -> JSONResponse:
 
 
 async def guest(request: Request) -> JSONResponse:
-    body = await json_body(request)
-    name = clean_name(body.get("name"))
+    body = await read_body(request, Guest, {"name": clean_name})
+    name = clean_name(body.name)
     await _throttles(request).guests.begin([f"ip:{client_address(request)}"])
     try:
         user = await _hub(request).db(accounts.create_user, name, None)

@@ -30,14 +30,15 @@ from ..i18n import Message
 from ..store import chat, moderation
 from ..store.chat import Channel
 from .errors import ApiError, Refusal
-from .requests import current_user, json_body, path_int, require_user
+from .requests import current_user, path_int, read_body, require_user
+from .wire import CHAT_PATTERN as TEXT_PATTERN
+from .wire import MAX_CHAT as MAX_CHARS
+from .wire import ChatPost
 
 if TYPE_CHECKING:
     from .hub import Hub
     from .live import LiveTable
 
-MAX_CHARS = 500
-TEXT_PATTERN = r"[^\s\x00-\x1f\x7f-\x9f]"  # a character that shows: not white space, not a control
 RATE = (5, 10.0)  # messages, seconds
 
 
@@ -128,9 +129,9 @@ async def table_chat(request: Request) -> JSONResponse:
         muted = await hub.db(moderation.muted_ids, reader["id"]) if reader is not None else frozenset()
         return JSONResponse({"messages": await history(hub, live, reader, muted)})
     user = await require_user(request)
-    body = await json_body(request)
     try:
-        message = await request.app.state.chat.post(hub, live, user, body.get("text"))
+        body = await read_body(request, ChatPost, {"text": clean_text})
+        message = await request.app.state.chat.post(hub, live, user, body.text)
     except Refusal as refusal:
         raise ApiError(429 if refusal.code == "chat_rate" else 400, refusal.code, refusal.message) from None
     return JSONResponse(message, status_code=201)

@@ -21,7 +21,7 @@ from .hub import Hub
 from .live import LiveTable, rebuild
 from .requests import current_user, json_body, path_int, require_user
 from .results import final_places
-from .rooms import PAGE_SIZE
+from .rooms import PAGE_SIZE, new_table_body
 from .tables import MAX_TABLE_ID
 
 STATUSES = ("open", "running", "finished", "abandoned")
@@ -102,7 +102,7 @@ async def tables(request: Request) -> JSONResponse:
 
 async def create_table(request: Request) -> JSONResponse:
     user = await require_user(request)
-    body = await json_body(request)
+    body = new_table_body(await json_body(request))
     live = await _hub(request).rooms.create_table(user, body)
     request.app.state.lobby_feed.created()
     return JSONResponse(live.detail(user, request_lang(request)), status_code=201)
@@ -116,7 +116,7 @@ async def table_detail(request: Request) -> JSONResponse:
 async def join(request: Request) -> JSONResponse:
     user = await require_user(request)
     body = await json_body(request, required=False)
-    live = await _hub(request).rooms.join(user, path_int(request, "table_id"), body.get("seat"))
+    live = await _hub(request).rooms.join(user, path_int(request, "table_id"), body)
     return JSONResponse(live.detail(user, request_lang(request)))
 
 

@@ -22,12 +22,12 @@ from ..i18n import Message
 from ..store import moderation
 from .chat import readable
 from .errors import ApiError
-from .requests import json_body, path_int, require_user
+from .requests import FieldRefusal, path_int, read_body, require_user
+from .wire import MAX_REASON, Mute, Report
 
 if TYPE_CHECKING:
     from .hub import Hub
 
-MAX_REASON = 500
 CONTEXT_LINES = 20
 REPORT_RATE = (5, 3600.0)  # reports, seconds
 
@@ -50,11 +50,15 @@ def heard(hub: Hub, message: dict[str, Any]) -> None:
         set_muted(hub, message["u"], frozenset(int(i) for i in message.get("m", [])))
 
 
-def _user_id(body: dict[str, Any]) -> int:
-    value = body.get("user")
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value < 2**31:
-        raise ApiError(400, "bad_request", Message("error.mute.user"))
-    return value
+def _reason(value: Any) -> None:
+    """Why a report's reason does not fit (`wire.Report`): not text, or too long."""
+    if not isinstance(value, str):
+        raise ApiError(400, "bad_request", Message("error.report.reason"))
+    raise ApiError(400, "bad_request", Message("error.report.long", most=MAX_REASON, n=len(value)))
+
+
+MUTE_REFUSALS: dict[str, FieldRefusal] = {"user": Message("error.mute.user")}
+REPORT_REFUSALS: dict[str, FieldRefusal] = {**MUTE_REFUSALS, "reason": _reason}
 
 
 async def _changed(hub: Hub, user_id: int, muted: frozenset[int]) -> JSONResponse:
@@ -69,7 +73,7 @@ async def mutes(request: Request) -> JSONResponse:
     user = await require_user(request)
     if request.method == "GET":
         return JSONResponse({"muted": await hub.db(moderation.muted_users, user["id"])})
-    target = _user_id(await json_body(request))
+    target = (await read_body(request, Mute, MUTE_REFUSALS)).user
     if target == user["id"]:
         raise ApiError(400, "bad_request", Message("error.mute.self"))
     try:
@@ -93,17 +97,11 @@ async def report(request: Request) -> JSONResponse:
     hub = _hub(request)
     user = await require_user(request)
     live = await hub.tables.get_fresh(path_int(request, "table_id"))
-    body = await json_body(request)
-    target = _user_id(body)
+    body = await read_body(request, Report, REPORT_REFUSALS)
+    target = body.user
     if target == user["id"]:
         raise ApiError(400, "bad_request", Message("error.report.self"))
-    reason = body.get("reason", "")
-    if reason is None:
-        reason = ""
-    if not isinstance(reason, str):
-        raise ApiError(400, "bad_request", Message("error.report.reason"))
-    if len(reason) > MAX_REASON:
-        raise ApiError(400, "bad_request", Message("error.report.long", most=MAX_REASON, n=len(reason)))
+    reason = body.reason or ""
     reason = " ".join(reason.split())
     try:
         stored = await hub.db(

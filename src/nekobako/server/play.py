@@ -1,18 +1,20 @@
 """The table WebSocket: `state` and `chat` messages out, `action` / `chat` / `sync` / `ping` in
 (docs/protocol.md).
 
-Every frame from a client is treated as hostile until proven otherwise: binary frames, text that
-is not a JSON object, oversized text, unknown types and wrongly typed fields are refused with a
-reason, and nothing reaches the hub unless it is a well-formed action of the seat this
-connection's user holds.
+Every frame from a client is treated as hostile until proven otherwise: it is decoded once into
+its declared type (`server/wire.py`); binary frames, text that is not a JSON object, oversized
+text, unknown types and wrongly typed fields are refused with a reason, and nothing reaches the
+hub unless it is a well-formed action of the seat this connection's user holds.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
+import msgspec
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -25,9 +27,19 @@ from .guards import same_origin_socket
 from .hub import Hub
 from .live import LiveTable
 from .requests import SESSION_COOKIE, current_user, valid_text
+from .wire import (
+    FRAME_TYPES,
+    MAX_ACTION,
+    ActionFrame,
+    ChatFrame,
+    ClientFrame,
+    PingFrame,
+    SyncFrame,
+    first_misfit,
+    frame_decoder,
+)
 
 MAX_TEXT = 4096
-MAX_ACTION = 200
 
 
 async def table_socket(ws: WebSocket) -> None:
@@ -100,39 +112,68 @@ async def _handle(hub: Hub, conn: Connection, message: Mapping[str, Any]) -> Non
     if len(text) > MAX_TEXT:
         _refuse(conn, "malformed", Message("error.ws.too_long", n=len(text), most=MAX_TEXT))
         return
+    frame = decode_frame(text)
+    if isinstance(frame, ActionFrame):
+        await _action(hub, conn, frame.seq, frame.action)
+    elif isinstance(frame, ChatFrame):
+        await _chat(hub, conn, frame.text)
+    elif isinstance(frame, SyncFrame):
+        conn.push_state(force=True)
+    elif isinstance(frame, PingFrame):
+        conn.push({"type": "pong"})
+    elif isinstance(frame, Misfit) and frame.kind == "chat":
+        await _chat(hub, conn, frame.data.get("text"))  # the chat's own check words it
+    elif isinstance(frame, Misfit):
+        action = frame.data.get("action")
+        echo = {"action": action} if isinstance(action, str) and len(action) <= MAX_ACTION else {}
+        _refuse(conn, "malformed", frame.message, **echo)
+    else:
+        _refuse(conn, "malformed", frame)
+
+
+@dataclass(frozen=True)
+class Misfit:
+    """A frame of a known type with a field that does not fit: the first, worded."""
+
+    kind: str
+    data: dict[str, Any]
+    message: Message
+
+
+FIELD_REFUSALS = {
+    ("action", "seq"): Message("error.ws.seq"),
+    ("action", "action"): Message("error.ws.action", most=MAX_ACTION),
+}
+
+
+def decode_frame(text: str) -> ClientFrame | Misfit | Message:
+    """The frame `text` holds (server/wire.py), decoded once; or why it is refused."""
+    try:
+        return frame_decoder.decode(text)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        pass
+    # why not, in the order clients know: JSON, an object, Unicode, a known type, then its fields
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: arrays or objects nested too deeply
-        _refuse(conn, "malformed", Message("error.ws.not_json"))
-        return
+        return Message("error.ws.not_json")
     if not isinstance(data, dict):
-        _refuse(conn, "malformed", Message("error.ws.not_object"))
-        return
+        return Message("error.ws.not_object")
     if not valid_text(data):
-        _refuse(conn, "malformed", Message("error.body_surrogate"))
-        return
+        return Message("error.body_surrogate")
     kind = data.get("type")
-    if kind == "ping":
-        conn.push({"type": "pong"})
-    elif kind == "sync":
-        conn.push_state(force=True)
-    elif kind == "action":
-        await _action(hub, conn, data)
-    elif kind == "chat":
-        await _chat(hub, conn, data)
-    else:
-        _refuse(conn, "malformed", Message("error.ws.type", type=repr(kind)))
+    frame_type = FRAME_TYPES.get(kind) if isinstance(kind, str) else None
+    if frame_type is None or not isinstance(kind, str):
+        return Message("error.ws.type", type=repr(kind))
+    try:  # JSON's NaN and Infinity, which the standard library reads and msgspec does not
+        return cast(ClientFrame, msgspec.convert(data, frame_type))
+    except msgspec.ValidationError:
+        field = first_misfit(data, frame_type) or "type"
+    return Misfit(kind, data, FIELD_REFUSALS.get((kind, field), Message("error.body_field", field=field)))
 
 
-async def _action(hub: Hub, conn: Connection, data: dict[str, Any]) -> None:
-    seq, action = data.get("seq"), data.get("action")
-    echo = {"action": action} if isinstance(action, str) and len(action) <= MAX_ACTION else {}
-    if not isinstance(seq, int) or isinstance(seq, bool):
-        _refuse(conn, "malformed", Message("error.ws.seq"), **echo)
-        return
-    if not isinstance(action, str) or not action.strip() or len(action) > MAX_ACTION:
-        _refuse(conn, "malformed", Message("error.ws.action", most=MAX_ACTION), **echo)
-        return
+async def _action(hub: Hub, conn: Connection, seq: int, action: str) -> None:
+    echo = {"action": action}
     seat = conn.seat
     if seat is None:
         _refuse(conn, "spectator", Message("error.ws.spectator"), **echo)
@@ -143,12 +184,12 @@ async def _action(hub: Hub, conn: Connection, data: dict[str, Any]) -> None:
         _refuse(conn, refusal.code, refusal.message, **echo)
 
 
-async def _chat(hub: Hub, conn: Connection, data: dict[str, Any]) -> None:
+async def _chat(hub: Hub, conn: Connection, text: Any) -> None:
     if conn.user is None:
         _refuse(conn, "chat_anonymous", Message("error.chat.anonymous"))
         return
     try:
-        await conn.ws.app.state.chat.post(hub, conn.table, conn.user, data.get("text"))
+        await conn.ws.app.state.chat.post(hub, conn.table, conn.user, text)
     except Refusal as refusal:
         _refuse(conn, refusal.code, refusal.message)
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
+import msgspec
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.requests import HTTPConnection, Request
 
 from ..i18n import Message
 from ..store import accounts
 from .errors import ApiError
+from .wire import first_misfit
 
 SESSION_COOKIE = "nekobako_session"
 
@@ -60,6 +63,34 @@ async def json_body(request: Request, *, required: bool = True) -> dict[str, Any
     if not valid_text(body):
         raise ApiError(400, "bad_request", Message("error.body_surrogate"))
     return body
+
+
+B = TypeVar("B", bound=msgspec.Struct)
+# how a misfit field is refused: a catalogue message (400 bad_request), or the check that words it
+# (it raises its own ApiError; called with the value sent, None when missing)
+FieldRefusal = Message | Callable[[Any], object]
+
+
+async def read_body(
+    request: Request, kind: type[B], refusals: Mapping[str, FieldRefusal], *, required: bool = True
+) -> B:
+    """The request's JSON body as `kind` (server/wire.py), or the refusal of its first misfit."""
+    return typed(await json_body(request, required=required), kind, refusals)
+
+
+def typed(body: dict[str, Any], kind: type[B], refusals: Mapping[str, FieldRefusal]) -> B:
+    """`body` (a JSON object) as `kind`. One that does not fit is refused for its first misfit
+    field in declaration order, with that field's refusal from `refusals`."""
+    try:
+        return msgspec.convert(body, kind)
+    except msgspec.ValidationError:
+        field = first_misfit(body, kind)
+    refusal = refusals.get(field) if field is not None else None
+    if isinstance(refusal, Message):
+        raise ApiError(400, "bad_request", refusal)
+    if refusal is not None:
+        refusal(body.get(field) if field is not None else None)  # raises its own ApiError
+    raise ApiError(400, "bad_request", Message("error.body_field", field=field or "?"))
 
 
 def _number(text: str) -> int | float:

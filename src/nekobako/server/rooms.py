@@ -14,6 +14,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
+import msgspec
 from sqlalchemy import Connection
 
 from ..bots import bot_names
@@ -28,9 +29,11 @@ from .conductor import LEASE_SECONDS
 from .errors import ApiError
 from .live import LiveTable, draw_chance_steps, new_notice
 from .moves import Moves
+from .requests import FieldRefusal, typed
 from .seat_bots import STRONG_LEVELS
 from .settings import Limits
 from .tables import Tables, retry_stale
+from .wire import AddBots, Join, NewTable
 
 PAGE_SIZE = (1, 100)
 retry = retry_stale(lambda: ApiError(503, "busy", Message("error.too_fast")))
@@ -83,29 +86,21 @@ class Rooms:
         cursor = page[-1].id if len(found) > limit else None
         return [t.detail(viewer, lang) for t in page], cursor
 
-    async def create_table(self, user: dict[str, Any], body: dict[str, Any]) -> LiveTable:
+    async def create_table(self, user: dict[str, Any], body: NewTable) -> LiveTable:
         """A new table hosted by `user` at seat 0; with `bots` (a level) every other seat gets a
         bot, and with `start` the game starts too: one transaction, and the table in memory is
         the row just stored (nothing is read back). Everything is checked before it is stored."""
-        game = available_game(body.get("game"))
-        players = body.get("seats")
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise ApiError(400, "bad_request", Message("error.seats"))
-        raw_options = body.get("options")
-        raw_options = {} if raw_options is None else raw_options
-        if not isinstance(raw_options, dict):
-            raise ApiError(400, "bad_request", Message("error.options_object"))
+        game = available_game(body.game)
+        players = body.seats
         try:
-            options = game.options(raw_options, players)
+            options = game.options(body.options or {}, players)
         except NekobakoError as exc:
             raise ApiError(400, "invalid_options", exc.message) from None
-        clock = parse_clock(body.get("clock"))
-        level = body.get("bots")
+        clock = {"kind": "none"} if body.clock is None else msgspec.to_builtins(body.clock)
+        level = body.bots
         if level is not None:
             _bot_level(game.name, level)
-        begin = body.get("start", False)
-        if not isinstance(begin, bool):
-            raise ApiError(400, "bad_request", Message("error.start_flag"))
+        begin = body.start
         row = games.new_table_row(game.name, players, options.to_json(), clock, user["id"], secrets.randbits(62))
         if level is not None:
             if all(s.kind != "empty" for s in row.seats):
@@ -167,8 +162,11 @@ class Rooms:
         return both
 
     @retry
-    async def join(self, user: dict[str, Any], table_id: int, seat: Any) -> LiveTable:
+    async def join(self, user: dict[str, Any], table_id: int, body: dict[str, Any]) -> LiveTable:
+        """`body` is the request's (`wire.Join`), typed once the table is known: its seats word a
+        seat that is not a number."""
         live = await self.tables.get_fresh(table_id)
+        seat = typed(body, Join, {"seat": lambda seat: _empty_seat(live, seat)}).seat
         async with live.lock:
             _require_open(live)
             held = live.seat_of(user["id"])
@@ -209,12 +207,12 @@ class Rooms:
         return live
 
     @retry
-    async def add_bots(self, user: dict[str, Any], table_id: int, body: dict[str, Any]) -> LiveTable:
+    async def add_bots(self, user: dict[str, Any], table_id: int, raw: dict[str, Any]) -> LiveTable:
+        """`raw` is the request's body (`wire.AddBots`), typed once the table is known."""
         live = await self.tables.get_fresh(table_id)
-        level = _bot_level(live.row.game, body.get("level"))
-        fill = body.get("fill", False)
-        if not isinstance(fill, bool):
-            raise ApiError(400, "bad_request", Message("error.fill"))
+        body = bots_body(raw, live)
+        level = _bot_level(live.row.game, body.level)
+        fill = body.fill
         async with live.lock:
             _require_host(live, user)
             _require_open(live)
@@ -224,7 +222,7 @@ class Rooms:
                 if not targets:
                     raise ApiError(409, "conflict", Message("error.all_taken"))
             else:
-                targets = [_empty_seat(live, body.get("seat"))]
+                targets = [_empty_seat(live, body.seat)]
             for index in targets:
                 seats[index] = SeatRow(index, "bot", bot=level)
             check = self._strong_bot_check(live) if level in STRONG_LEVELS else None
@@ -318,6 +316,35 @@ def opening(row: TableRow) -> tuple[dict[str, Any], list[str], list[NoticeRow], 
     notices = [new_notice("started", None, len(entries), {})]
     values = {"status": "running", "started_at": now(), "seq": len(entries), "deadlines": deadlines, "clock": clock}
     return values, entries, notices, (state, tracker)
+
+
+def new_table_body(raw: dict[str, Any]) -> NewTable:
+    """A new table's body, typed; a misfit field is refused with the words of its own check. A
+    real-time clock may name its bank `seconds` (the name it had when it was a limit per decision)."""
+    clock = raw.get("clock")
+    if isinstance(clock, dict) and clock.get("kind") == "realtime" and "seconds" in clock and "bank" not in clock:
+        clock = {("bank" if key == "seconds" else key): value for key, value in clock.items()}
+        raw = {**raw, "clock": clock}
+    game = raw.get("game")
+    refusals: dict[str, FieldRefusal] = {
+        "game": available_game,
+        "seats": Message("error.seats"),
+        "options": Message("error.options_object"),
+        "clock": parse_clock,
+        "bots": lambda level: _bot_level(str(game), level),
+        "start": Message("error.start_flag"),
+    }
+    return typed(raw, NewTable, refusals)
+
+
+def bots_body(raw: dict[str, Any], live: LiveTable) -> AddBots:
+    """A body of `POST /api/tables/{id}/bots`, typed, for this table (its game and seats)."""
+    refusals: dict[str, FieldRefusal] = {
+        "level": lambda level: _bot_level(live.row.game, level),
+        "fill": Message("error.fill"),
+        "seat": lambda seat: _empty_seat(live, seat),
+    }
+    return typed(raw, AddBots, refusals)
 
 
 def _bot_level(game: str, level: Any) -> str:

@@ -14,13 +14,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from ..engine import UnknownGame, is_number
+from ..engine import UnknownGame
 from ..i18n import Message
 from ..tutorial import Tutorial, TutorialNotFound, load
 from .errors import ApiError, request_lang
-from .requests import json_body
-
-MAX_MOVE = 200  # notation is never longer (engine.check_text)
+from .requests import read_body
+from .wire import MAX_ACTION, TutorialTry
 
 
 async def tutorial_step(request: Request) -> JSONResponse:
@@ -28,18 +27,13 @@ async def tutorial_step(request: Request) -> JSONResponse:
         script = load(request.path_params["game"])
     except (UnknownGame, TutorialNotFound) as exc:
         raise ApiError(404, "not_found", exc.message) from None
-    body = await json_body(request, required=False)
     steps = len(script.steps)
-    step, move = body.get("step", 0), body.get("move")
     out_of_range = Message("error.whole_number", name="step", low=0, high=steps)
-    if type(step) is int and step > steps:  # a whole number the document allows, past this tutorial
+    refusals = {"step": out_of_range, "move": Message("tutorial.move_text", n=MAX_ACTION)}
+    body = await read_body(request, TutorialTry, refusals, required=False)
+    step, move = int(body.step), body.move  # a string of digits as well (a page's address holds one)
+    if step > steps:  # a whole number the document allows, past this tutorial
         raise ApiError(409, "conflict", out_of_range)
-    if type(step) is not int or not 0 <= step <= steps:
-        if not (isinstance(step, str) and is_number(step) and len(step) < 4 and int(step) <= steps):
-            raise ApiError(400, "bad_request", out_of_range)
-        step = int(step)
-    if move is not None and not (isinstance(move, str) and len(move) <= MAX_MOVE):
-        raise ApiError(400, "bad_request", Message("tutorial.move_text", n=MAX_MOVE))
     tutorial = Tutorial(script, step)  # a few dozen actions replayed: well under a millisecond
     refused = tutorial.attempt(move) if move is not None else None
     answer: dict[str, Any] = {
