@@ -9,7 +9,7 @@ import { h, patch, toast } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
 import { phaseSection, rulesButton } from "./rules.js";
 import { logPanel } from "./log.js";
-import { roundSummary, scoreTable } from "./table.js";
+import { roundSummary, scoreTable } from "./table_panels.js";
 import { seatNames } from "./tables.js";
 import { buildLog } from "./words.js";
 import { chatList } from "./chat.js";

@@ -8,7 +8,7 @@ import { loadGame } from "./games/index.js";
 import { announce, h, patch, toast } from "./dom.js";
 import { onLangChange, say, t } from "./i18n.js";
 import { rulesButton } from "./rules.js";
-import { roundSummary, scoreTable } from "./table.js";
+import { roundSummary, scoreTable } from "./table_panels.js";
 import { logPanel } from "./log.js";
 import { buildLog } from "./words.js";
 
