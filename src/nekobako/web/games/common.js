@@ -1,4 +1,5 @@
-// Pieces shared by the game renderers: dice with pips, player colour dots.
+// Pieces shared by the game renderers: dice with pips, player colour dots, name tags, the round
+// breakdown table, and the frame of every game's describeAction (`describer`).
 import { h } from "../dom.js";
 import { joinNames, labelled, t, you } from "../i18n.js";
 
