@@ -129,6 +129,11 @@ export function append(el, children) {
   return el;
 }
 
+// A labelled form field: the label, then its control (`id` ties them).
+export function field(id, label, control) {
+  return h("div", { class: "field" }, h("label", { for: id }, label), control);
+}
+
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
   return el;

@@ -9,7 +9,7 @@ import { h, patch, toast } from "./dom.js";
 import { onLangChange, t } from "./i18n.js";
 import { phaseSection, rulesButton } from "./rules.js";
 import { logPanel } from "./log.js";
-import { roundSummary, scoreTable } from "./table.js";
+import { roundSummary, scoreTable } from "./table_panels.js";
 import { seatNames } from "./tables.js";
 import { buildLog } from "./words.js";
 import { chatList } from "./chat.js";
@@ -47,8 +47,8 @@ export function mount(root, { id }) {
   let review = null; // the review panel, once the table is known (web/review.js)
 
   const total = () => (page.record ? page.record.actions.length : 0);
-  // names as on the table page (seat names; "Bot 1 (random)"), else the record's names
-  const names = () => (page.table?.seats ? seatNames(page.table) : page.record?.names ? page.record.names : []);
+  const names = () => namesOf(page);
+  const renderBar = () => drawBar(bar, page, total(), { go, togglePlay });
 
   async function viewAt(step) {
     if (page.views.has(step)) return page.views.get(step);
@@ -79,103 +79,15 @@ export function mount(root, { id }) {
     renderBoard(view);
   }
 
-  function renderHeader() {
-    const tbl = page.table;
-    patch(
-      header,
-      h("h1", {}, tbl ? t("replay.title", { game: t(tbl.title), id }) : t("app.loading")),
-      h(
-        "p",
-        { class: "muted small" },
-        t("replay.keys"),
-        " · ",
-        h("a", { href: "/" }, t("app.back")),
-        tbl ? " · " : null,
-        tbl ? rulesButton(tbl.game, () => phaseSection(page.view)) : null,
-      ),
-    );
-  }
-
-  function renderBar() {
-    if (!page.record)
-      return patch(bar, page.error ? h("p", { class: "error" }, page.error) : h("p", {}, t("app.loading")));
-    const n = page.step;
-    const last = total();
-    patch(
-      bar,
-      h(
-        "button",
-        { type: "button", "data-key": "first", onclick: () => go(0), disabled: n === 0 },
-        "« ",
-        t("replay.first"),
-      ),
-      h(
-        "button",
-        { type: "button", "data-key": "prev", onclick: () => go(n - 1), disabled: n === 0 },
-        "◀ ",
-        t("replay.prev"),
-      ),
-      h(
-        "button",
-        { type: "button", "data-key": "play", class: "primary", onclick: togglePlay },
-        page.playing ? `❚❚ ${t("replay.pause")}` : `▶ ${t("replay.play")}`,
-      ),
-      h(
-        "button",
-        { type: "button", "data-key": "next", onclick: () => go(n + 1), disabled: n === last },
-        t("replay.next"),
-        " ▶",
-      ),
-      h(
-        "button",
-        { type: "button", "data-key": "last", onclick: () => go(last), disabled: n === last },
-        t("replay.last"),
-        " »",
-      ),
-      h("input", {
-        type: "range",
-        min: 0,
-        max: last,
-        value: n,
-        "data-key": "slider",
-        "aria-label": t("replay.move"),
-        oninput: (e) => go(Number(e.target.value)),
-      }),
-      h(
-        "span",
-        { class: "position", "data-testid": "replay-position" },
-        n === 0 ? t("replay.start") : t("replay.step", { n, total: last }),
-      ),
-    );
-  }
-
   function renderBoard(view) {
     if (!view) {
       if (page.stepsAvailable) {
         patch(board, h("p", { class: "muted" }, t("app.loading")));
-        renderSide(null);
+        drawSide(side, page, null, go);
         return;
       }
-      // The server gives no position for this step: say so, and show what the record itself
-      // tells up to this move (its moves and the events they caused), without computing a position.
-      const final = page.record.final;
-      const upTo = page.step;
-      const partial = final && {
-        ...final,
-        history: (final.history || []).slice(0, upTo),
-        events: (final.events || []).filter((e) => e.at <= upTo),
-      };
-      const log = partial ? buildLog(partial, page.info, names(), page.module).reverse() : [];
-      patch(
-        board,
-        h("p", { class: "banner notice", "data-testid": "replay-no-position" }, t("replay.noPositions")),
-        h(
-          "ul",
-          { class: "log panel" },
-          log.map((e) => h("li", { class: `log-${e.kind}` }, e.text)),
-        ),
-      );
-      renderSide(null);
+      patch(board, noPosition(page));
+      drawSide(side, page, null, go);
       return;
     }
     const ctx = {
@@ -196,44 +108,7 @@ export function mount(root, { id }) {
         ? roundSummary(page.module.summary(view, ctx), view.last_round.round, null)
         : null;
     patch(board, summary, page.module.render(view, ctx));
-    renderSide(view);
-  }
-
-  function renderSide(view) {
-    const nm = names();
-    const moves = page.record ? page.record.actions : [];
-    const items = moves.map((entry, i) => {
-      const m = entry.match(/^\s*(\d+)\s*:\s*(.*)$/);
-      const seat = m ? Number(m[1]) : CHANCE;
-      const text = m ? m[2] : entry;
-      const words = page.module.describeAction(seat, text, nm) || startWords(page.table.game, text, nm) || text;
-      return h(
-        "li",
-        { class: i + 1 === page.step ? "current" : null },
-        h("button", { type: "button", "data-key": `move-${i + 1}`, onclick: () => go(i + 1) }, words),
-      );
-    });
-    const log = view ? buildLog(view, page.info, nm, page.module) : [];
-    patch(
-      side,
-      view ? h("h2", {}, t("table.scores")) : null,
-      view ? scoreTable(view, nm, page.module) : null,
-      log.length ? h("h2", {}, t("table.log")) : null,
-      log.length ? logPanel(log, { current: page.step - 1, previous: null }) : null,
-      h("h2", {}, t("replay.move")),
-      h("ol", { class: "move-list", "data-testid": "move-list", "data-key": "moves" }, items),
-      h("h2", {}, t("chat.title")),
-      chatList(page.chat.filter((m) => m.seq <= page.step)),
-    );
-    // keep the current move, and its line in the log, in sight inside their lists (without
-    // scrolling the page): the lists are patched, so they are where the reader left them
-    for (const [list, current] of [
-      [side.querySelector(".move-list"), side.querySelector(".move-list li.current")],
-      [side.querySelector(".log"), side.querySelector(".log li.current")],
-    ])
-      if (list && current)
-        list.scrollTop +=
-          current.getBoundingClientRect().top - list.getBoundingClientRect().top - list.clientHeight / 2;
+    drawSide(side, page, view, go);
   }
 
   function togglePlay() {
@@ -264,7 +139,7 @@ export function mount(root, { id }) {
   async function load() {
     try {
       page.table = await api.table(id);
-      renderHeader();
+      drawHeader(header, page, id);
       page.module = await loadGame(page.table.game);
       page.info = await api.gameInfo(page.table.game).catch(() => null);
       page.record = await api.record(id);
@@ -279,12 +154,12 @@ export function mount(root, { id }) {
     }
   }
 
-  renderHeader();
+  drawHeader(header, page, id);
   renderBar();
   load();
   document.addEventListener("keydown", onKey);
   const offLang = onLangChange(() => {
-    renderHeader();
+    drawHeader(header, page, id);
     go(page.step);
     review?.refresh();
   });
@@ -294,4 +169,138 @@ export function mount(root, { id }) {
     review?.stop();
     offLang();
   };
+}
+
+// names as on the table page (seat names; "Bot 1 (random)"), else the record's names
+function namesOf(page) {
+  return page.table?.seats ? seatNames(page.table) : page.record?.names ? page.record.names : [];
+}
+
+function drawHeader(header, page, id) {
+  const tbl = page.table;
+  patch(
+    header,
+    h("h1", {}, tbl ? t("replay.title", { game: t(tbl.title), id }) : t("app.loading")),
+    h(
+      "p",
+      { class: "muted small" },
+      t("replay.keys"),
+      " · ",
+      h("a", { href: "/" }, t("app.back")),
+      tbl ? " · " : null,
+      tbl ? rulesButton(tbl.game, () => phaseSection(page.view)) : null,
+    ),
+  );
+}
+
+// First, previous, play / pause, next, last, the slider and where the replay is.
+function drawBar(bar, page, last, { go, togglePlay }) {
+  if (!page.record)
+    return patch(bar, page.error ? h("p", { class: "error" }, page.error) : h("p", {}, t("app.loading")));
+  const n = page.step;
+  patch(
+    bar,
+    h(
+      "button",
+      { type: "button", "data-key": "first", onclick: () => go(0), disabled: n === 0 },
+      "« ",
+      t("replay.first"),
+    ),
+    h(
+      "button",
+      { type: "button", "data-key": "prev", onclick: () => go(n - 1), disabled: n === 0 },
+      "◀ ",
+      t("replay.prev"),
+    ),
+    h(
+      "button",
+      { type: "button", "data-key": "play", class: "primary", onclick: togglePlay },
+      page.playing ? `❚❚ ${t("replay.pause")}` : `▶ ${t("replay.play")}`,
+    ),
+    h(
+      "button",
+      { type: "button", "data-key": "next", onclick: () => go(n + 1), disabled: n === last },
+      t("replay.next"),
+      " ▶",
+    ),
+    h(
+      "button",
+      { type: "button", "data-key": "last", onclick: () => go(last), disabled: n === last },
+      t("replay.last"),
+      " »",
+    ),
+    h("input", {
+      type: "range",
+      min: 0,
+      max: last,
+      value: n,
+      "data-key": "slider",
+      "aria-label": t("replay.move"),
+      oninput: (e) => go(Number(e.target.value)),
+    }),
+    h(
+      "span",
+      { class: "position", "data-testid": "replay-position" },
+      n === 0 ? t("replay.start") : t("replay.step", { n, total: last }),
+    ),
+  );
+}
+
+// The server gives no position for this step: say so, and show what the record itself tells up
+// to this move (its moves and the events they caused), without computing a position.
+function noPosition(page) {
+  const final = page.record.final;
+  const upTo = page.step;
+  const partial = final && {
+    ...final,
+    history: (final.history || []).slice(0, upTo),
+    events: (final.events || []).filter((e) => e.at <= upTo),
+  };
+  const log = partial ? buildLog(partial, page.info, namesOf(page), page.module).reverse() : [];
+  return [
+    h("p", { class: "banner notice", "data-testid": "replay-no-position" }, t("replay.noPositions")),
+    h(
+      "ul",
+      { class: "log panel" },
+      log.map((e) => h("li", { class: `log-${e.kind}` }, e.text)),
+    ),
+  ];
+}
+
+// The scores and the log at the step shown, the list of moves (each a button to its position) and
+// the chat written up to it.
+function drawSide(side, page, view, go) {
+  const nm = namesOf(page);
+  const moves = page.record ? page.record.actions : [];
+  const items = moves.map((entry, i) => {
+    const m = entry.match(/^\s*(\d+)\s*:\s*(.*)$/);
+    const seat = m ? Number(m[1]) : CHANCE;
+    const text = m ? m[2] : entry;
+    const words = page.module.describeAction(seat, text, nm) || startWords(page.table.game, text, nm) || text;
+    return h(
+      "li",
+      { class: i + 1 === page.step ? "current" : null },
+      h("button", { type: "button", "data-key": `move-${i + 1}`, onclick: () => go(i + 1) }, words),
+    );
+  });
+  const log = view ? buildLog(view, page.info, nm, page.module) : [];
+  patch(
+    side,
+    view ? h("h2", {}, t("table.scores")) : null,
+    view ? scoreTable(view, nm, page.module) : null,
+    log.length ? h("h2", {}, t("table.log")) : null,
+    log.length ? logPanel(log, { current: page.step - 1, previous: null }) : null,
+    h("h2", {}, t("replay.move")),
+    h("ol", { class: "move-list", "data-testid": "move-list", "data-key": "moves" }, items),
+    h("h2", {}, t("chat.title")),
+    chatList(page.chat.filter((m) => m.seq <= page.step)),
+  );
+  // keep the current move, and its line in the log, in sight inside their lists (without
+  // scrolling the page): the lists are patched, so they are where the reader left them
+  for (const [list, current] of [
+    [side.querySelector(".move-list"), side.querySelector(".move-list li.current")],
+    [side.querySelector(".log"), side.querySelector(".log li.current")],
+  ])
+    if (list && current)
+      list.scrollTop += current.getBoundingClientRect().top - list.getBoundingClientRect().top - list.clientHeight / 2;
 }

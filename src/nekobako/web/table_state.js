@@ -1,7 +1,9 @@
 // What a table page knows, and the one function that changes it: each server message and each
-// step of the person's own (a move sent, a refusal, the summary closed) is an event reduced into a
-// new state; table.js only draws states and runs the effects (socket, timers, loading). Pure: no
-// DOM, no socket, no clock (events carry `now`).
+// step of the person's own (a move sent, a refusal, the summary closed, a bot level chosen) and
+// each answer the page asked for (results, bot levels, the rematch offer, a hint) is an event
+// reduced into a new state. table_socket.js turns the socket's frames into events, table_draw.js
+// and table_seats.js draw states, table.js runs the effects (timers, loading). Pure: no DOM, no
+// socket, no clock (events carry `now`).
 import { CHANCE } from "./games/common.js";
 
 export function initialState() {
@@ -18,6 +20,11 @@ export function initialState() {
     sending: false, // a move is on its way: controls stay disabled until this seat's choices change
     sentLegalKey: "",
     summaryClosed: null, // the round whose summary the person closed (or answered by a move)
+    info: null, // the game's name, all words.js needs ({name}); the first state message gives it
+    bots: null, // the game's bot levels (from /api/games), asked for while the table is open
+    botLevels: {}, // seat → bot level chosen before the start (survives redraws)
+    rematch: undefined, // the rematch offer after the game: undefined until asked, then null or the offer
+    hint: null, // {view, text}: the hint asked for at this position (tables with the hints option)
   };
 }
 
@@ -33,6 +40,7 @@ export function reduce(state, event) {
       return {
         ...state,
         table: msg.table,
+        info: state.info ?? { name: msg.table.game },
         view: msg.view,
         seq: msg.seq,
         clock: msg.clock,
@@ -63,6 +71,14 @@ export function reduce(state, event) {
       return { ...state, results: event.results };
     case "closeSummary":
       return { ...state, summaryClosed: event.round };
+    case "bots":
+      return { ...state, bots: event.bots };
+    case "botLevel":
+      return { ...state, botLevels: { ...state.botLevels, [event.seat]: event.level } };
+    case "rematch":
+      return { ...state, rematch: event.offer };
+    case "hint":
+      return { ...state, hint: { view: event.view, text: event.text } };
     default:
       throw new Error(`unknown table event ${event.type}`);
   }

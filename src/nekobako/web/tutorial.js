@@ -8,7 +8,7 @@ import { loadGame } from "./games/index.js";
 import { announce, h, patch, toast } from "./dom.js";
 import { onLangChange, say, t } from "./i18n.js";
 import { rulesButton } from "./rules.js";
-import { roundSummary, scoreTable } from "./table.js";
+import { roundSummary, scoreTable } from "./table_panels.js";
 import { logPanel } from "./log.js";
 import { buildLog } from "./words.js";
 
@@ -52,15 +52,6 @@ export function mount(root, { game }) {
     h("div", { class: "table-page tutorial" }, header, panel, h("div", { class: "table-body" }, board, side)),
   );
 
-  const names = () => {
-    const players = page.answer?.view.players || 0;
-    const list = Array.from({ length: players }, (_, s) =>
-      s === page.answer.seat ? t("tutorial.you") : t("tutorial.bot", { seat: s }),
-    );
-    list.bots = Object.fromEntries(list.map((_, s) => [s, s !== page.answer.seat]));
-    return list;
-  };
-
   async function ask(move) {
     page.busy = true;
     render();
@@ -96,29 +87,6 @@ export function mount(root, { game }) {
     ask();
   }
 
-  function pointed() {
-    const point = page.answer?.lesson.point;
-    for (const selector of POINTS[point] || []) {
-      const found = root.querySelector(selector);
-      if (found) return found;
-    }
-    return null;
-  }
-
-  function show() {
-    const target = pointed();
-    if (!target) return;
-    target.scrollIntoView({ block: "center" });
-    const focusable = target.matches("button, [tabindex]")
-      ? target
-      : target.querySelector("button:not(:disabled), [tabindex]");
-    if (focusable) focusable.focus();
-    else {
-      target.setAttribute("tabindex", "-1");
-      target.focus();
-    }
-  }
-
   function renderPanel() {
     const answer = page.answer;
     if (!answer) return patch(panel, h("p", { class: page.error ? "error" : "muted" }, page.error || t("app.loading")));
@@ -147,7 +115,7 @@ export function mount(root, { game }) {
         { class: "row wrap" },
         h(
           "button",
-          { type: "button", "data-key": "tutorial-show", class: "primary", onclick: show },
+          { type: "button", "data-key": "tutorial-show", class: "primary", onclick: () => show(root, page) },
           t("tutorial.show"),
         ),
         rulesButton(game, lesson.rules, t("tutorial.rules")),
@@ -164,7 +132,7 @@ export function mount(root, { game }) {
     if (!answer || !page.module) return patch(board, h("p", { class: "muted" }, t("app.loading")));
     const view = answer.view;
     const ctx = {
-      names: names(),
+      names: names(page),
       me: answer.seat,
       act: (text) => ask(text),
       busy: page.busy || answer.lesson.over,
@@ -180,38 +148,13 @@ export function mount(root, { game }) {
     patch(board, summary, page.module.render(view, ctx));
   }
 
-  function renderSide() {
-    const view = page.answer?.view;
-    if (!view || !page.module) return patch(side);
-    const log = buildLog(view, page.info, names(), page.module);
-    patch(
-      side,
-      h("h2", {}, t("table.scores")),
-      scoreTable(view, names(), page.module),
-      log.length ? h("h2", {}, t("table.log")) : null,
-      log.length ? logPanel(log) : null,
-    );
-  }
-
-  function markPoint() {
-    for (const el of root.querySelectorAll(".tutorial-point")) {
-      el.classList.remove("tutorial-point");
-      el.removeAttribute("aria-describedby");
-    }
-    const target = pointed();
-    if (target) {
-      target.classList.add("tutorial-point");
-      target.setAttribute("aria-describedby", TEXT_ID); // a screen reader hears the step's words there
-    }
-  }
-
   function render() {
     patch(title, t("tutorial.title", { game: t(`game.${game}`) }));
     document.title = t("tutorial.title", { game: t(`game.${game}`) });
     renderPanel();
     renderBoard();
-    renderSide();
-    markPoint();
+    drawSide(side, page);
+    markPoint(root, page);
   }
 
   render();
@@ -227,4 +170,65 @@ export function mount(root, { game }) {
     });
   const offLang = onLangChange(render);
   return () => offLang();
+}
+
+// The seats' names: "you" for the learner, the bots by seat.
+function names(page) {
+  const players = page.answer?.view.players || 0;
+  const list = Array.from({ length: players }, (_, s) =>
+    s === page.answer.seat ? t("tutorial.you") : t("tutorial.bot", { seat: s }),
+  );
+  list.bots = Object.fromEntries(list.map((_, s) => [s, s !== page.answer.seat]));
+  return list;
+}
+
+// The part of the table the step is about.
+function pointed(root, page) {
+  const point = page.answer?.lesson.point;
+  for (const selector of POINTS[point] || []) {
+    const found = root.querySelector(selector);
+    if (found) return found;
+  }
+  return null;
+}
+
+// "Show me on the table": the step's part scrolled into view, with the focus on it.
+function show(root, page) {
+  const target = pointed(root, page);
+  if (!target) return;
+  target.scrollIntoView({ block: "center" });
+  const focusable = target.matches("button, [tabindex]")
+    ? target
+    : target.querySelector("button:not(:disabled), [tabindex]");
+  if (focusable) focusable.focus();
+  else {
+    target.setAttribute("tabindex", "-1");
+    target.focus();
+  }
+}
+
+function drawSide(side, page) {
+  const view = page.answer?.view;
+  if (!view || !page.module) return patch(side);
+  const log = buildLog(view, page.info, names(page), page.module);
+  patch(
+    side,
+    h("h2", {}, t("table.scores")),
+    scoreTable(view, names(page), page.module),
+    log.length ? h("h2", {}, t("table.log")) : null,
+    log.length ? logPanel(log) : null,
+  );
+}
+
+// The part of the step outlined, described by the step's words.
+function markPoint(root, page) {
+  for (const el of root.querySelectorAll(".tutorial-point")) {
+    el.classList.remove("tutorial-point");
+    el.removeAttribute("aria-describedby");
+  }
+  const target = pointed(root, page);
+  if (target) {
+    target.classList.add("tutorial-point");
+    target.setAttribute("aria-describedby", TEXT_ID); // a screen reader hears the step's words there
+  }
 }

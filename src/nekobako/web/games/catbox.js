@@ -4,8 +4,8 @@
 // a hand card is offered when some legal action names its number; after choosing a card the
 // colours offered are those with a legal `play N colour` (also clickable on the board).
 import { h, roving, svg } from "../dom.js";
-import { labelled, paren, t, you } from "../i18n.js";
-import { breakdownTable, CHANCE, nameTag, playerDot, roundBestText } from "./common.js";
+import { paren, t, you } from "../i18n.js";
+import { breakdownTable, describer, nameTag, playerDot, roundBestText } from "./common.js";
 
 export function roundText(view) {
   const round = t("table.roundOf", { n: view.round, total: view.rounds });
@@ -73,11 +73,8 @@ export function roundOf(event) {
   return event.kind === "round_started" ? event.data.round : null;
 }
 
-// `viewer`: the reader's seat, whose own moves read in the second person ("You roll two dice").
-export function describeAction(seat, text, names, viewer = null) {
-  const words = text.split(/\s+/);
-  const who = names[seat] ?? seat;
-  const say = (key, params) => t(you(key, seat === viewer), params);
+// The log's words for an action (common.js `describer`).
+export const describeAction = describer((words, who, say) => {
   switch (words[0]) {
     case "play":
       return say("catbox.act.play", { who, n: words[1], colour: colourName(words[2]) });
@@ -90,9 +87,9 @@ export function describeAction(seat, text, names, viewer = null) {
     case "start":
       return null; // the round_started event says it
     default:
-      return seat === CHANCE ? text : labelled(who, text);
+      return undefined; // shown as it is
   }
-}
+});
 
 function legalChoices(legal) {
   const plays = [];

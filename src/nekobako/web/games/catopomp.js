@@ -3,8 +3,8 @@
 // all from your hell) and dice; the client parses the `legal` strings and offers only what some
 // legal play contains, and the play buttons are exactly the legal strings matching the selection.
 import { h, roving } from "../dom.js";
-import { colon, labelled, paren, sentence, t, you } from "../i18n.js";
-import { breakdownTable, CHANCE, dieFace, nameTag, playerDot } from "./common.js";
+import { colon, paren, sentence, t, you } from "../i18n.js";
+import { breakdownTable, CHANCE, describer, dieFace, nameTag, playerDot } from "./common.js";
 
 export function roundText(view) {
   const round = t("table.round", { n: view.round });
@@ -36,11 +36,8 @@ export function roundOf(event) {
   return event.kind === "round_start" ? event.data.round : null;
 }
 
-// `viewer`: the reader's seat, whose own moves read in the second person ("You roll two dice").
-export function describeAction(seat, text, names, viewer = null) {
-  const words = text.split(/\s+/);
-  const who = names[seat] ?? seat;
-  const say = (key, params) => t(you(key, seat === viewer), params);
+// The log's words for an action (common.js `describer`).
+export const describeAction = describer((words, who, say, text) => {
   switch (words[0]) {
     case "play":
     case "hell":
@@ -64,9 +61,9 @@ export function describeAction(seat, text, names, viewer = null) {
     case "start":
       return null;
     default:
-      return seat === CHANCE ? text : labelled(who, text);
+      return undefined; // shown as it is
   }
-}
+});
 
 // "play 3 4 M=5 C +s4+d2 swap 2" → {text, hell, cards: ["3","4","M","C"], mitchAs, dice: [2], spare: 4, swap: "2"}
 export function parsePlay(text) {

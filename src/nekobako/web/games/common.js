@@ -1,9 +1,27 @@
-// Pieces shared by the game renderers: dice with pips, player colour dots.
+// Pieces shared by the game renderers: dice with pips, player colour dots, name tags, the round
+// breakdown table, and the frame of every game's describeAction (`describer`).
 import { h } from "../dom.js";
-import { joinNames, t } from "../i18n.js";
+import { joinNames, labelled, t, you } from "../i18n.js";
 
 // The seat of chance (deals, dice) in views' `history` and `to_move` (engine.CHANCE).
 export const CHANCE = -1;
+
+// A game's `describeAction(seat, text, names, viewer)`: an action in the log's words, the seat's
+// own moves in the second person for the reader at `viewer` ("You roll two dice").
+// `phrase(words, who, say, text)` words the action's notation `text` split into `words` — `who`
+// the seat's name, `say(key, params)` a catalogue entry, in the second person for the reader's
+// seat — and returns null to say nothing (an event says it), or undefined for a notation the game
+// does not word: then chance's own text stands as it is, a seat's is labelled with its name.
+export function describer(phrase) {
+  return (seat, text, names, viewer = null) => {
+    const words = text.split(/\s+/);
+    const who = names[seat] ?? seat;
+    const say = (key, params) => t(you(key, seat === viewer), params);
+    const said = phrase(words, who, say, text);
+    if (said !== undefined) return said;
+    return seat === CHANCE ? text : labelled(who, text);
+  };
+}
 
 // Pip positions on a 3×3 grid, numbered 1..9 left to right, top to bottom.
 const PIPS = { 1: [5], 2: [1, 9], 3: [1, 5, 9], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };

@@ -3,8 +3,8 @@
 // selected only when some legal `shut …` contains the selection plus that tile, and the shut
 // button appears when the selection is exactly a legal `shut …`.
 import { h, roving } from "../dom.js";
-import { labelled, paren, t, you } from "../i18n.js";
-import { breakdownTable, CHANCE, dieFace, nameTag, roundBestText } from "./common.js";
+import { labelled, paren, t } from "../i18n.js";
+import { breakdownTable, CHANCE, describer, dieFace, nameTag, roundBestText } from "./common.js";
 
 export function roundText(view) {
   return t("table.round", { n: view.round });
@@ -34,11 +34,8 @@ export function roundAfter(event) {
   return event.kind === "round_scored" ? event.data.round + 1 : null;
 }
 
-// `viewer`: the reader's seat, whose own moves read in the second person ("You roll two dice").
-export function describeAction(seat, text, names, viewer = null) {
-  const words = text.split(/\s+/);
-  const who = names[seat] ?? seat;
-  const say = (key, params) => t(you(key, seat === viewer), params);
+// The log's words for an action (common.js `describer`).
+export const describeAction = describer((words, who, say) => {
   switch (words[0]) {
     case "roll":
       return say(words[1] === "1" ? "shutbox.act.roll1" : "shutbox.act.roll", { who });
@@ -49,9 +46,9 @@ export function describeAction(seat, text, names, viewer = null) {
     case "start":
       return null; // the engine's `start` event says it in words
     default:
-      return seat === CHANCE ? text : labelled(who, text);
+      return undefined; // shown as it is
   }
-}
+});
 
 // Parse the legal strings once: {roll, roll1, shuts: [[tiles...], ...]}.
 function legalChoices(legal) {
