@@ -215,9 +215,7 @@ def descendants(root: int) -> set[int]:
 def listening_addresses(pids: set[int]) -> set[str]:
     """Local addresses of the TCP sockets these processes listen on (`ss`, from iproute2)."""
     out = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True, check=True).stdout
-    return {
-        line.split()[3].rsplit(":", 1)[0] for line in out.splitlines() if any(f"pid={p}," in line for p in pids)
-    }
+    return {line.split()[3].rsplit(":", 1)[0] for line in out.splitlines() if any(f"pid={p}," in line for p in pids)}
 
 
 def test_self_play_ppo_trains_on_a_local_cluster_bound_to_loopback(rllib: Any) -> None:

@@ -215,7 +215,7 @@ class Training:
 
     env_runners: int = 1
     envs_per_runner: int = 4
-    batch: int = 4000
+    batch: int = 2000
     minibatch: int = 500
     epochs: int = 4
     lr: float = 3e-4
