@@ -33,6 +33,14 @@ def option(text: str) -> tuple[str, Any]:
         return key, value
 
 
+def refuse(exc: Any, lang: str) -> int:
+    """One line on stderr in `lang` (the catalogue's words), and exit code 2."""
+    from nekobako.i18n import text
+
+    print(text("cli.label", lang, label=text("cli.error", lang)) + exc.text(lang), file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="shutbox")
@@ -51,7 +59,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from nekobako.bots import make_bot
     from nekobako.engine import NekobakoError, check_game_name
-    from nekobako.i18n import text
     from nekobako.rl.table import Table
 
     game = args.game
@@ -64,8 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in opponents:
             make_bot(name, game)
     except NekobakoError as exc:
-        print(text("cli.label", args.lang, label=text("cli.error", args.lang)) + exc.text(args.lang), file=sys.stderr)
-        return 2
+        return refuse(exc, args.lang)
 
     from nekobako.rl import rllib
 
@@ -73,20 +79,21 @@ def main(argv: list[str] | None = None) -> int:
     config = rllib.ppo_config(game, players, training, seed=args.seed, **options)
 
     start = time.perf_counter()
-    with rllib.local_cluster(args.cpus):
-        algo = config.build_algo()
-        for i in range(1, args.iterations + 1):
-            result = algo.train()
-            steps = int(result["num_env_steps_sampled_lifetime"])
-            print(
-                f"iteration {i}/{args.iterations}: {steps:,} env steps, {time.perf_counter() - start:,.0f} s",
-                flush=True,
-            )
-        trained = time.perf_counter() - start
-        if args.save:
-            algo.save_to_path(args.save)
-        module = algo.get_module(rllib.POLICY)
-        algo.stop()
+    try:
+        with rllib.local_cluster(args.cpus):
+            algo = config.build_algo()
+            for i in range(1, args.iterations + 1):
+                result = algo.train()
+                steps = int(result["num_env_steps_sampled_lifetime"])
+                elapsed = time.perf_counter() - start
+                print(f"iteration {i}/{args.iterations}: {steps:,} env steps, {elapsed:,.0f} s", flush=True)
+            trained = time.perf_counter() - start
+            if args.save:
+                algo.save_to_path(args.save)
+            module = algo.get_module(rllib.POLICY)
+            algo.stop()
+    except NekobakoError as exc:  # a cluster that would not start
+        return refuse(exc, args.lang)
     setting = ", ".join([f"{players} players", *(f"{k}={v}" for k, v in options.items())])
     print(f"\n{game}, {setting}: self-play PPO, {steps:,} env steps in {trained / 60:.1f} min (wall)")
     for name in opponents:

@@ -58,6 +58,7 @@ from ray.tune.registry import register_env
 
 from ..bots import make_bot
 from ..engine import InvalidOptions, NekobakoError, check_game_name
+from ..i18n import Message
 from .table import BOUND, Table
 
 ENV_NAMES: dict[str, str] = {game: f"nekobako_{game}" for game in ("shutbox", "catbox", "catopomp")}
@@ -259,19 +260,22 @@ def local_cluster(cpus: int = 2) -> Iterator[None]:
     its workers importing this very `nekobako`. Stopped at the end, whatever happened."""
     source = str(Path(__file__).resolve().parents[2])  # the folder that holds the `nekobako` package
     path = os.pathsep.join(p for p in (source, os.environ.get("PYTHONPATH", "")) if p)
-    ray.init(
-        address="local",
-        num_cpus=cpus,
-        include_dashboard=False,
-        log_to_driver=False,
-        logging_level=logging.ERROR,
-        runtime_env={"env_vars": {"PYTHONPATH": path}},
-    )
+    try:
+        ray.init(
+            address="local",
+            num_cpus=cpus,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.ERROR,
+            runtime_env={"env_vars": {"PYTHONPATH": path}},
+        )
+    except Exception as exc:  # Ray raises bare Exceptions (a node that timed out starting, a busy machine)
+        ray.shutdown()
+        raise NekobakoError(Message("rl.rllib.no_cluster", reason=str(exc).strip() or type(exc).__name__)) from None
     try:
         if not ipaddress.ip_address(ray.util.get_node_ip_address()).is_loopback:
             raise NekobakoError(
-                "Ray was imported before nekobako.rl.rllib, so a local cluster would listen on the network:"
-                " set RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 before importing ray"
+                Message("rl.rllib.not_loopback", module=__name__, setting="RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0")
             )
         yield
     finally:
