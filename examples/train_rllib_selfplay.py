@@ -95,12 +95,13 @@ def main(argv: list[str] | None = None) -> int:
     except NekobakoError as exc:  # a cluster that would not start
         return refuse(exc, args.lang)
     setting = ", ".join([f"{players} players", *(f"{k}={v}" for k, v in options.items())])
-    print(f"\n{game}, {setting}: self-play PPO, {steps:,} env steps in {trained / 60:.1f} min (wall)")
+    print(f"\n{game}, {setting}: self-play PPO, {steps:,} env steps in {trained / 60:.1f} min (wall)", flush=True)
     for name in opponents:
         s = rllib.evaluate(module, game, players, name, args.eval_games, seed=args.seed, **options)
         print(
             f"  against {name:<7} wins {s.share:6.1%}  [{s.low:.1%} – {s.high:.1%}] of {s.games} games"
-            f"  (a fair seat: {s.fair:.1%})"
+            f"  (a fair seat: {s.fair:.1%})",
+            flush=True,
         )
     return 0
 
