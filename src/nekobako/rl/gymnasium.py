@@ -115,7 +115,7 @@ class NekobakoEnv(gym.Env[Any, Any]):
         """Legal ids as a boolean mask (sb3-contrib's MaskablePPO calls this)."""
         return self.table.action_mask(self.seat).astype(bool)
 
-    def render(self) -> str | None:
+    def render(self) -> str | None:  # type: ignore[override]  # the ansi text (Gymnasium 1.2's RenderFrame has no str)
         return self.table.render(self.seat) if self.render_mode == "ansi" else None
 
 

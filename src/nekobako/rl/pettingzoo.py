@@ -37,7 +37,9 @@ class NekobakoAEC(AECEnv):
             }
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, space)
-        self.action_spaces = {a: spaces.Discrete(encoding.num_actions) for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space] = {
+            a: spaces.Discrete(encoding.num_actions) for a in self.possible_agents
+        }
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
