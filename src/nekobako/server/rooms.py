@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from ..bots import bot_names
+from ..bots import bot_names, make_bot
 from ..engine import NekobakoError, State, get_game
 from ..i18n import Message
 from ..store import games, leases, quotas
@@ -102,7 +102,7 @@ class Rooms:
         clock = parse_clock(body.get("clock"))
         level = body.get("bots")
         if level is not None:
-            _bot_level(game.name, level)
+            _bot_level(game.name, level, players, options.to_json())
         begin = body.get("start", False)
         if not isinstance(begin, bool):
             raise ApiError(400, "bad_request", Message("error.start_flag"))
@@ -211,7 +211,7 @@ class Rooms:
     @retry
     async def add_bots(self, user: dict[str, Any], table_id: int, body: dict[str, Any]) -> LiveTable:
         live = await self.tables.get_fresh(table_id)
-        level = _bot_level(live.row.game, body.get("level"))
+        level = _bot_level(live.row.game, body.get("level"), live.row.players, live.row.options)
         fill = body.get("fill", False)
         if not isinstance(fill, bool):
             raise ApiError(400, "bad_request", Message("error.fill"))
@@ -320,14 +320,21 @@ def opening(row: TableRow) -> tuple[dict[str, Any], list[str], list[NoticeRow], 
     return values, entries, notices, (state, tracker)
 
 
-def _bot_level(game: str, level: Any) -> str:
-    """`level` if it names a bot that plays `game`: 400 for no bot level, 409 for another game's."""
+def _bot_level(game: str, level: Any, players: int, options: dict[str, Any]) -> str:
+    """`level` if it names a bot that plays `game` at this table: 400 for no bot level, 409 for
+    another game's or for a `learned` level with no weights for this table."""
     levels = bot_names(game)
     if level not in bot_names():
         raise ApiError(400, "bad_request", Message("error.bot_level", levels=list(levels)))
     if level not in levels:
         message = Message("error.bot_game", level=level, game=Message(f"game.{game}"), levels=list(levels))
         raise ApiError(409, "conflict", message)
+    check = getattr(make_bot(level, game), "check_table", None)  # the learned level's weights
+    if callable(check):
+        try:
+            check(players, options)
+        except NekobakoError as exc:
+            raise ApiError(409, "conflict", exc.message) from None
     return str(level)
 
 
