@@ -67,7 +67,15 @@ def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
 
 
 def train(
-    game: str, players: int, paths: list[Path], hidden: int, epochs: int, seed: int, lr: float = 2e-3
+    game: str,
+    players: int,
+    paths: list[Path],
+    hidden: int,
+    epochs: int,
+    seed: int,
+    lr: float = 2e-3,
+    dropout: float = 0.0,
+    sharpen: float = 1.0,
 ) -> tuple[Policy, float]:
     import torch
 
@@ -82,7 +90,8 @@ def train(
     n, size = obs.shape
     num = enc.num_actions
     target = np.zeros((n, num), np.float32)
-    target[owner, ids] = weights
+    target[owner, ids] = weights**sharpen
+    target /= target.sum(1, keepdims=True)
     legal = np.zeros((n, num), bool)
     legal[owner, ids] = True
 
@@ -98,13 +107,16 @@ def train(
     )
     mean_t, scale_t = torch.from_numpy(mean), torch.from_numpy(scale)
 
+    drop = torch.nn.Dropout(dropout)
+
     def logits(x: torch.Tensor) -> torch.Tensor:
         x = torch.clamp((x - mean_t) / scale_t, -10, 10)
-        z = net["l3"](torch.relu(net["l2"](torch.relu(net["l1"](x)))))
+        z = net["l3"](drop(torch.relu(net["l2"](drop(torch.relu(net["l1"](x)))))))
         g = torch.relu(net["la"](inputs))
         return z @ g.T + net["u"](inputs).squeeze(1)
 
     def agreement(x: np.ndarray, t: np.ndarray, m: np.ndarray) -> float:
+        net.eval()
         with torch.no_grad():
             out = logits(torch.from_numpy(x)).masked_fill(~torch.from_numpy(m), -1e9)
             return float((out.argmax(1).numpy() == t.argmax(1)).mean())
@@ -114,6 +126,7 @@ def train(
     x_all, t_all, m_all = torch.from_numpy(obs), torch.from_numpy(target), torch.from_numpy(legal)
     gen = torch.Generator().manual_seed(seed)
     for epoch in range(epochs):
+        net.train()
         order = torch.randperm(n, generator=gen)
         total = 0.0
         for i in range(0, n, 256):
@@ -123,7 +136,7 @@ def train(
             opt.zero_grad()
             loss.backward()
             opt.step()
-            total += float(loss) * len(batch)
+            total += float(loss.detach()) * len(batch)
         sched.step()
         print(f"epoch {epoch + 1}/{epochs}: loss {total / n:.4f}", flush=True)
     score = agreement(obs[:5000], target[:5000], legal[:5000])
