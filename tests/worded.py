@@ -38,6 +38,7 @@ NOT_TRANSLATED |= {
 NOT_TRANSLATED |= {"ismcts", "iterations", "exploration", "horizon", "kernel", "round", "game", "mod", "PettingZoo"}
 NOT_TRANSLATED |= {"package", "module", "Class", "BotSpec", "choose", "view", "legal", "rng"}
 NOT_TRANSLATED |= {"Ray", "ray", "pip", "install", "HOST", "PORT"}  # `simulate --ray`: the tool, its install
+NOT_TRANSLATED |= {"learned", "weights", "python", "bots", "train"}  # the learned level, its file, its training command
 # the -h pages only: the usage line's placeholders, value types and ranges, defaults, formats,
 # addresses and the tools they name (kept apart: in a game's text "total" or "open" is English)
 HELP_NOTATION = {"OPTIONS", "COMMAND", "ARGS", "bool", "str", "int", "float", "list", "path", "range", "x"}

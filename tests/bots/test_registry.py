@@ -9,7 +9,8 @@ from nekobako.engine import InvalidOptions, UnknownGame
 
 
 def test_levels_by_name() -> None:
-    assert bot_names() == ["random", "greedy", "ismcts", "optimal"]
+    assert bot_names() == ["random", "greedy", "learned", "ismcts", "optimal"]
+    assert all("learned" in bot_names(game) for game in ("shutbox", "catbox", "catopomp"))
     assert "optimal" not in bot_names("catbox")
     assert bot_names("catbox")[0] == "random"
     assert "ismcts" in bot_names("catopomp")

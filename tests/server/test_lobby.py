@@ -119,6 +119,12 @@ def test_one_request_makes_fills_and_starts_a_table(server) -> None:
             ({"game": "catbox", "seats": 3, "start": True}, 409, "error.seat_empty"),
             ({"game": "shutbox", "seats": 1, "bots": "random", "start": True}, 409, "error.all_taken"),
             ({"game": "catbox", "seats": 9, "bots": "greedy", "start": True}, 400, "engine.options.players"),
+            # the learned level's weights do not fit a table whose options change the encoding
+            (
+                {"game": "catopomp", "seats": 4, "options": {"extra_cards": "both"}, "bots": "learned"},
+                409,
+                "bots.learned.mismatch",
+            ),
         ]
         for body, status, key in refused:
             answer = alice.http.post("/api/tables", json=body, headers={"Accept-Language": "ja"})

@@ -10,7 +10,7 @@ from ..engine import InvalidOptions, check_game_name
 from ..i18n import Message
 from .base import Bot
 
-LEVELS: tuple[str, ...] = ("random", "greedy", "ismcts", "optimal")
+LEVELS: tuple[str, ...] = ("random", "greedy", "learned", "ismcts", "optimal")
 """Every level name, weakest first."""
 
 GREEDY_MODULES: dict[str, str] = {
@@ -21,6 +21,8 @@ GREEDY_MODULES: dict[str, str] = {
 """Game → module defining `GreedyBot` (a heuristic written for that game)."""
 
 OPTIMAL_GAMES = ("shutbox",)
+LEARNED_GAMES = ("catbox", "catopomp", "shutbox")
+"""Games with shipped `learned` weights (bots/learned/weights/, one file per player count)."""
 
 
 def bot_names(game: str | None = None) -> list[str]:
@@ -31,6 +33,8 @@ def bot_names(game: str | None = None) -> list[str]:
     names = ["random"]
     if game in GREEDY_MODULES:
         names.append("greedy")
+    if game in LEARNED_GAMES:
+        names.append("learned")
     names.append("ismcts")
     if game in OPTIMAL_GAMES:
         names.append("optimal")
@@ -46,7 +50,8 @@ def default_bot(game: str) -> str:
 
 def make_bot(name: str, game: str | None = None, **params: Any) -> Bot:
     """A bot of level `name` for `game`. Parameters: `ismcts` takes `iterations` or `seconds`,
-    `exploration`, `rollout` ("random" or "greedy"); the others take none. Unknown names and
+    `exploration`, `rollout` ("random" or "greedy"); `learned` takes `weights` (a weights file);
+    the others take none. Unknown names and
     parameters raise `InvalidOptions` carrying a catalogue message (`bots.*`), worded by the reader."""
     if not isinstance(name, str):
         raise InvalidOptions(Message("bots.not_text", value=repr(name)))
@@ -58,7 +63,7 @@ def make_bot(name: str, game: str | None = None, **params: Any) -> Bot:
     if game is not None and key not in bot_names(game):
         choices = ", ".join(bot_names(game))
         raise InvalidOptions(Message("bots.not_for_game", name=key, game=Message(f"game.{game}"), bots=choices))
-    if key != "ismcts" and params:
+    if key not in ("ismcts", "learned") and params:
         raise InvalidOptions(Message("bots.no_params", name=key, params=", ".join(sorted(params))))
     if key == "random":
         from .random_bot import RandomBot
@@ -68,6 +73,10 @@ def make_bot(name: str, game: str | None = None, **params: Any) -> Bot:
     if key == "greedy":
         module = importlib.import_module(GREEDY_MODULES[game])
         return module.GreedyBot()
+    if key == "learned":
+        from .learned import LearnedBot
+
+        return LearnedBot.from_params(game, **params)
     if key == "optimal":
         from .optimal import OptimalBot
 

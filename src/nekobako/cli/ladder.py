@@ -50,7 +50,7 @@ def ladder_command(
         table_options = get_game(game).options(parse_option_args(options), players).to_json()
         names = [b.strip() for b in bots.split(",")]
         specs = parse_bots(names, len(names))
-        check_bots(game, specs)
+        check_bots(game, specs, players, table_options)
         labels = [s.label for s in specs]
         if len(set(labels)) != len(labels):
             raise NekobakoError(Message("cli.ladder.duplicate"))

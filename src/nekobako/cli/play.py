@@ -373,6 +373,9 @@ def play_command(
         bot_seats = [s for s in range(players) if s != seat]
         specs = _bot_specs(game, bots if bots is not None or labels is None else ",".join(labels), len(bot_seats))
         table_bots = {s: (spec, spec.make(game)) for s, spec in zip(bot_seats, specs, strict=True)}
+        for _, bot in table_bots.values():
+            if callable(check := getattr(bot, "check_table", None)):  # the learned level's weights
+                check(players, state.options)
         default = str(resume) if resume is not None else "records/"
         path = record_target(record_path or default, f"{game}-{time.strftime('%Y%m%d-%H%M%S')}-s{seed}.json")
     except BadRecord as exc:

@@ -62,7 +62,7 @@ def simulate_command(
             raise NekobakoError(Message("cli.simulate.workers_min"))
         table_options = get_game(game).options(parse_option_args(options), players).to_json()
         specs = parse_bots(bots, players)
-        check_bots(game, specs)
+        check_bots(game, specs, players, table_options)
         if records is not None:
             check_records_dir(records)
         if ray not in (None, LOCAL):

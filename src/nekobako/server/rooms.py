@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 from sqlalchemy import Connection
 
-from ..bots import bot_names
+from ..bots import bot_names, make_bot
 from ..engine import NekobakoError, State, get_game
 from ..i18n import Message
 from ..store import games, leases, quotas
@@ -99,7 +99,7 @@ class Rooms:
         clock = {"kind": "none"} if body.clock is None else msgspec.to_builtins(body.clock)
         level = body.bots
         if level is not None:
-            _bot_level(game.name, level)
+            _bot_level(game.name, level, players, options.to_json())
         begin = body.start
         row = games.new_table_row(game.name, players, options.to_json(), clock, user["id"], secrets.randbits(62))
         if level is not None:
@@ -211,7 +211,7 @@ class Rooms:
         """`raw` is the request's body (`wire.AddBots`), typed once the table is known."""
         live = await self.tables.get_fresh(table_id)
         body = bots_body(raw, live)
-        level = _bot_level(live.row.game, body.level)
+        level = _bot_level(live.row.game, body.level, live.row.players, live.row.options)
         fill = body.fill
         async with live.lock:
             _require_host(live, user)
@@ -347,14 +347,22 @@ def bots_body(raw: dict[str, Any], live: LiveTable) -> AddBots:
     return typed(raw, AddBots, refusals)
 
 
-def _bot_level(game: str, level: Any) -> str:
-    """`level` if it names a bot that plays `game`: 400 for no bot level, 409 for another game's."""
+def _bot_level(game: str, level: Any, players: int | None = None, options: dict[str, Any] | None = None) -> str:
+    """`level` if it names a bot that plays `game` at this table: 400 for no bot level, 409 for
+    another game's or for a `learned` level with no weights for this table (checked once the
+    table's players and options are known)."""
     levels = bot_names(game)
     if level not in bot_names():
         raise ApiError(400, "bad_request", Message("error.bot_level", levels=list(levels)))
     if level not in levels:
         message = Message("error.bot_game", level=level, game=Message(f"game.{game}"), levels=list(levels))
         raise ApiError(409, "conflict", message)
+    check = getattr(make_bot(level, game), "check_table", None)  # the learned level's weights
+    if callable(check) and players is not None:
+        try:
+            check(players, options)
+        except NekobakoError as exc:
+            raise ApiError(409, "conflict", exc.message) from None
     return str(level)
 
 

@@ -30,7 +30,7 @@ def simulate(
     object's figures) and every game's result with its record."""
     table_options = get_game(game).options(dict(options or {}), players).to_json()
     specs = parse_bots(bots, players)
-    check_bots(game, specs)
+    check_bots(game, specs, players, table_options)
     tasks = [GameTask(game, players, specs, table_options, seed, i) for i in range(games)]
     results = run_games(tasks, workers)
     return summarize(results, specs), results

@@ -144,10 +144,17 @@ def parse_bots(text: str | Sequence[Any], seats: int) -> tuple[Any, ...]:
     return specs
 
 
-def check_bots(game: str, specs: Iterable[BotSpec]) -> None:
-    """Build each bot once, so a typo fails before any worker starts."""
+def check_bots(
+    game: str, specs: Iterable[BotSpec], players: int | None = None, options: Mapping[str, Any] | None = None
+) -> None:
+    """Build each bot once, so a typo fails before any worker starts; with the table's `players`
+    and `options`, a bot that checks its table (`check_table`: the `learned` level's weights)
+    refuses one it cannot play here and now."""
     for spec in set(specs):
-        spec.make(game)
+        bot = spec.make(game)
+        check = getattr(bot, "check_table", None)
+        if players is not None and callable(check):
+            check(players, options or {})
 
 
 @dataclass(frozen=True)
