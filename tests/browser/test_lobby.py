@@ -51,6 +51,10 @@ def test_language_follows_the_browser_and_the_switch(new_page, screenshot):
     screenshot(japanese, "lobby-ja")
     japanese.set_viewport_size({"width": 390, "height": 844})
     assert japanese.is_visible("[data-key=to-create]")  # the form is far below on a phone
+    # a game's name stays on one line beside its buttons (it was broken after every character)
+    for name in japanese.locator(".game-name").all():
+        font = float(name.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+        assert name.bounding_box()["height"] < 2 * font, name.inner_text()
     screenshot(japanese, "lobby-ja-phone")
 
 
@@ -132,6 +136,12 @@ def test_guest_sign_up_log_in_and_the_create_form(new_page, server, screenshot, 
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the lobby is {width}px wide on a 390px phone"
     screenshot(phone, "lobby-phone")
+    # the free-seat checkbox is a box beside its label, not a field-wide input above it
+    box = phone.locator("#filter-free").bounding_box()
+    label = phone.locator("label[for=filter-free]").bounding_box()
+    assert box["width"] <= 48 and box["height"] <= 48, box
+    assert abs((box["y"] + box["height"] / 2) - (label["y"] + label["height"] / 2)) < 8, (box, label)
+    assert box["x"] + box["width"] <= label["x"], (box, label)
     # on a phone the form comes after the whole table list: a button on the first screen brings it
     jump = phone.locator("[data-key=to-create]")
     assert jump.is_visible() and jump.bounding_box()["y"] + jump.bounding_box()["height"] <= 844

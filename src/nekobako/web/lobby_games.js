@@ -18,15 +18,19 @@ export function drawGames(box, state) {
           { "data-game": g.name, "data-key": `game-${g.name}` },
           h("strong", { class: "game-name" }, t(g.title)),
           h("span", { class: "muted" }, t("lobby.players", { min: g.min_players, max: g.max_players })),
-          rulesButton(g.name, "overview"),
-          g.tutorial
-            ? h(
-                "a",
-                { class: "button learn", href: `/tutorial/${g.name}`, "data-key": `learn-${g.name}` },
-                t("lobby.learn"),
-                h("span", { class: "sr-only" }, ` — ${t(g.title)}`),
-              )
-            : null,
+          h(
+            "span",
+            { class: "game-actions" },
+            rulesButton(g.name, "overview"),
+            g.tutorial
+              ? h(
+                  "a",
+                  { class: "button learn", href: `/tutorial/${g.name}`, "data-key": `learn-${g.name}` },
+                  t("lobby.learn"),
+                  h("span", { class: "sr-only" }, ` — ${t(g.title)}`),
+                )
+              : null,
+          ),
         ),
       ),
     ),
