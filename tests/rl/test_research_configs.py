@@ -136,6 +136,25 @@ def test_cfr_lowers_the_exploitability_of_the_smallest_two_player_box() -> None:
     assert 0 <= second < first
 
 
+@pytest.mark.parametrize("level", ["greedy", "ismcts"])
+def test_the_bots_play_the_small_cat_in_the_box(level: str) -> None:
+    """Their views name the research side: the bots read its setup, and search samples its worlds."""
+    from nekobako.bots import make_bot
+
+    game = get_game("catbox")
+    bot = make_bot(level, "catbox", **({"iterations": 30} if level == "ismcts" else {}))
+    rng = random.Random(5)
+    for _ in range(3):
+        state = game.new_initial_state(2, game.options({"side": "small"}, 2, research=True))
+        while not state.is_over():
+            seat = state.to_move[0]
+            if seat < 0:
+                state.apply(seat, state.sample_chance(rng))
+            else:
+                state.apply(seat, bot.choose(state.view(seat), state.legal_actions(seat), rng))
+        assert sum(state.view(None)["tricks"]) == 2
+
+
 def _catbox_game():
     pyspiel = pytest.importorskip("pyspiel")
     from nekobako.rl import openspiel
