@@ -4,7 +4,7 @@ solver walks whole, with `exploitability.nash_conv` (the sum over seats of what 
 gains; 0 at a Nash equilibrium) after 1, 2, 4, … iterations.
 
     nice -n 10 .venv/bin/python benchmarks/research_convergence.py --players 2 --tiles 2 --cfr 32 --mccfr 4096
-    nice -n 10 .venv/bin/python benchmarks/research_convergence.py --game catbox --cfr 32 --mccfr 16384
+    nice -n 10 .venv/bin/python benchmarks/research_convergence.py --game catbox --cfr 32 --mccfr 4096
 """
 
 from __future__ import annotations
