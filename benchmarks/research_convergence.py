@@ -1,9 +1,10 @@
 """Convergence on a small research configuration (docs/research.md, *Small research configurations*):
-OpenSpiel's tabular CFR and external-sampling MCCFR on a Shut the Box that a solver walks whole,
-with `exploitability.nash_conv` (the sum over seats of what a best response gains; 0 at a Nash
-equilibrium) after 1, 2, 4, … iterations.
+OpenSpiel's tabular CFR and external-sampling MCCFR on a Shut the Box or a Cat in the Box that a
+solver walks whole, with `exploitability.nash_conv` (the sum over seats of what a best response
+gains; 0 at a Nash equilibrium) after 1, 2, 4, … iterations.
 
     nice -n 10 .venv/bin/python benchmarks/research_convergence.py --players 2 --tiles 2 --cfr 32 --mccfr 4096
+    nice -n 10 .venv/bin/python benchmarks/research_convergence.py --game catbox --cfr 32 --mccfr 4096
 """
 
 from __future__ import annotations
@@ -19,15 +20,19 @@ from nekobako.rl import openspiel
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=("shutbox", "catbox"), default="shutbox")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--tiles", type=int, default=2)
+    parser.add_argument("--tiles", type=int, default=2, help="Shut the Box's tiles")
     parser.add_argument("--cfr", type=int, default=32, help="CFR iterations (the table doubles up to it)")
     parser.add_argument("--mccfr", type=int, default=4096, help="external-sampling MCCFR iterations")
     args = parser.parse_args()
     openspiel.register()
-    params = {"players": args.players, "tiles": args.tiles, "length": "one", "scoring": "digits"}
-    game = pyspiel.load_game("nekobako_shutbox", params)
-    print(f"nekobako_shutbox {params}")
+    if args.game == "shutbox":
+        params = {"players": args.players, "tiles": args.tiles, "length": "one", "scoring": "digits"}
+    else:  # the small Cat in the Box is for 2 players only
+        params = {"players": 2, "side": "small"}
+    game = pyspiel.load_game(f"nekobako_{args.game}", params)
+    print(f"nekobako_{args.game} {params}")
     print("| algorithm | iterations | NashConv | seconds |")
     print("|---|---|---|---|")
     start = time.process_time()

@@ -165,7 +165,8 @@ class ISMCTSBot:
         """The table's kernel (engine/kernel.py), or None: no numba, NEKOBAKO_PURE, or none for the game."""
         from ..engine.kernel import kernel_for
 
-        return kernel_for(self.game.name, seen.players, self.game.options(seen.options, seen.players))
+        # the view's options were checked when its game began: a research game's may be research values
+        return kernel_for(self.game.name, seen.players, self.game.options(seen.options, seen.players, research=True))
 
     def _choose_compiled(
         self, kernel: Any, view: Mapping[str, Any], seen: Any, legal: Sequence[Action], rng: random.Random

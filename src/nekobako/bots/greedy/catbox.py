@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...engine import Action
-from ...games.catbox.layouts import COLOURS, RED, SETUPS
+from ...games.catbox.layouts import COLOURS, RED, setup_for
 from ...games.catbox.view import CatboxView, read_view
 from ..base import only_choice
 
@@ -69,7 +69,7 @@ class GreedyBot:
         players = view.players
         trick = view.trick
         top = _top_number(view)
-        prediction = view.predictions[me] if players > 2 else SETUPS[players].bonus_at_most
+        prediction = view.predictions[me] if players > 2 else setup_for(players, view.side).bonus_at_most
         need = (prediction if prediction is not None else 2) - view.tricks[me]
         last = len(trick) == players - 1
         led = trick[0][1].colour if trick else -1
@@ -139,11 +139,11 @@ FEW_OPTIONS_COST = 8.0
 
 def _top_number(view: CatboxView) -> int:
     """The highest card in use at this table (rules §1)."""
-    return SETUPS[view.players].numbers
+    return setup_for(view.players, view.side).numbers
 
 
 def _targets(view: CatboxView) -> list[int]:
-    return list(view.prediction_values) or [SETUPS[view.players].bonus_at_most or 0]
+    return list(view.prediction_values) or [setup_for(view.players, view.side).bonus_at_most or 0]
 
 
 def _hand_tricks(hand: Sequence[int], top: int, players: int) -> float:

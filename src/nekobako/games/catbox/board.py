@@ -9,10 +9,13 @@ shifting masks (rules §7: adjacency by physical cell, never by number).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
+from itertools import product
+from math import factorial, prod
 
-from .actions import DISCARDS, PLAYS, PREDICTS, Discard, Play, Predict
-from .layouts import BLOCKER_ROWS, COLOURS, COPIES, LAYOUTS, SETUPS, Setup
+from .actions import DISCARDS, PLAYS, PREDICTS, Deal, Discard, Play, Predict
+from .layouts import BLOCKER_ROWS, COLOURS, LAYOUTS, Setup, setup_for
 
 NIBBLE = 4
 """Hands are counts per number packed 4 bits each: `hand >> 4 * n & 15` copies of card n."""
@@ -79,6 +82,7 @@ class Table:
     predicts: tuple[Predict, ...]
     not_first_column: int
     not_last_column: int
+    deals: tuple[tuple[Deal, float], ...]  # a research setup's every deal and its chance; else ()
 
     def largest_group(self, cells: int) -> int:
         """Size of the largest orthogonally connected group in a physical mask."""
@@ -108,7 +112,7 @@ class Table:
 
 @cache
 def table_for(players: int, side: str) -> Table:
-    setup = SETUPS[players]
+    setup = setup_for(players, side)
     columns = setup.columns
     layout = LAYOUTS[(side, columns)]
     cell_bit = [[0] * 10 for _ in COLOURS]
@@ -123,7 +127,7 @@ def table_for(players: int, side: str) -> Table:
         observed_numbers = 1 << setup.observed
         for row in range(len(COLOURS)):
             observed_cells |= cell_bit[row][setup.observed]
-    deck_cards = tuple(n for n in range(1, setup.numbers + 1) for _ in range(COPIES))
+    deck_cards = tuple(n for n in range(1, setup.numbers + 1) for _ in range(setup.copies))
     full = (1 << (len(COLOURS) * columns)) - 1
     first = sum(1 << (row * columns) for row in range(len(COLOURS)))
     last = first << (columns - 1)
@@ -141,4 +145,37 @@ def table_for(players: int, side: str) -> Table:
         predicts=tuple(PREDICTS[v] for v in setup.predictions),
         not_first_column=full & ~first,
         not_last_column=full & ~last,
+        deals=_every_deal(setup) if setup.research else (),
     )
+
+
+def _every_deal(setup: Setup) -> tuple[tuple[Deal, float], ...]:
+    """Every deal of a small deck with its probability, so a solver's tree has one chance node per
+    deal instead of one per card dealt: a deal is the hands, reveal and hidden cards as multisets,
+    and its chance is the share of the deck's distinct orders that deal it."""
+    sizes = [setup.dealt] * setup.players + [setup.reveal, setup.centre - setup.reveal]
+    numbers = range(1, setup.numbers + 1)
+
+    def multinomial(counts: tuple[int, ...]) -> int:
+        return factorial(sum(counts)) // prod(factorial(c) for c in counts)
+
+    def splits(left: tuple[int, ...], parts: list[int]) -> list[list[tuple[int, ...]]]:
+        if not parts:
+            return [[]]
+        found = []
+        for counts in product(*(range(c + 1) for c in left)):
+            if sum(counts) == parts[0]:
+                rest = tuple(c - t for c, t in zip(left, counts, strict=True))
+                found.extend([counts, *more] for more in splits(rest, parts[1:]))
+        return found
+
+    def cards(counts: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(n for n, c in zip(numbers, counts, strict=True) for _ in range(c))
+
+    orders = multinomial((setup.copies,) * setup.numbers)
+    deals = []
+    for parts in splits((setup.copies,) * setup.numbers, sizes):
+        chance = Fraction(prod(multinomial(p) for p in parts), orders)
+        hands = tuple(cards(p) for p in parts[: setup.players])
+        deals.append((Deal(hands, cards(parts[-2]), cards(parts[-1])), float(chance)))
+    return tuple(sorted(deals, key=lambda d: str(d[0])))

@@ -42,7 +42,8 @@ class Determinizer:
     def __init__(self, game: CatboxGame, view: Mapping[str, Any]):
         seen = read_view(view)
         players = seen.players
-        state = game.new_initial_state(players, game.options(seen.options, players))
+        # the view's options were checked when its game began: a research game's may be research values
+        state = game.new_initial_state(players, game.options(seen.options, players, research=True))
         table = state.table
         seat = self.viewer = seen.seat
         phase = state.phase = seen.phase

@@ -2,7 +2,8 @@
 
 Ids: `discard 1 … N`, then `predict v` for this table's prediction values, then `play n colour`
 for every card number and colour (`N` is the highest card at this player count). Chance ids:
-`start 0 … P-1`; a deal is dealt card by card, one chance step per card (`deck`, `deal_from`).
+`start 0 … P-1`; a deal is dealt card by card, one chance step per card (`deck`, `deal_from`),
+but a research setup's few deals, which are listed after the starts (`Table.deals`).
 
 The tensor holds what the seat's view holds about the position, seats absolute (`you` marks the
 observer): the board by physical cell, so the bonus's adjacency is visible to a network.
@@ -69,7 +70,8 @@ class CatboxEncoding(Encoding):
         yield from (PLAYS[n][c] for n in range(1, k + 1) for c in range(len(COLOURS)))
 
     def enumerate_chance(self) -> Iterable[CatboxAction]:
-        return (Start(s) for s in range(self.players))
+        yield from (Start(s) for s in range(self.players))
+        yield from (deal for deal, _ in self.table.deals)  # a research setup's deals are listed
 
     def legal_ids(self, state: CatboxState, seat: int) -> list[int]:  # type: ignore[override]
         ids = self.ids
@@ -207,7 +209,7 @@ class CatboxEncoding(Encoding):
 
     def deck(self, state: CatboxState) -> tuple[tuple[int, ...], int] | None:  # type: ignore[override]
         cards = self.table.deck_cards
-        return (cards, len(cards)) if state.phase == 1 else None
+        return (cards, len(cards)) if state.phase == 1 and not self.table.deals else None
 
     card_ids = 10
     elsewhere: ClassVar[Mapping[str, str]] = {

@@ -11,7 +11,7 @@ from ...i18n import Message
 from .actions import CatboxAction, parse_action
 from .board import table_for
 from .determinize import determinizer
-from .layouts import SETUPS
+from .layouts import SETUPS, SMALL
 from .state import CatboxState
 from .view import CatboxView, read_view, redact
 
@@ -25,6 +25,7 @@ SIDE = OptionSpec(
     name="side",
     default=_default_side,
     choices=("white", "purple"),  # words: messages.po, catbox.option.side.*
+    research=(SMALL,),  # a 2-player game a solver walks whole (layouts.SMALL_SETUP), never at a table
 )
 
 
@@ -37,7 +38,10 @@ class CatboxGame(Game[CatboxAction, CatboxState]):
 
     def check_options(self, options: Options, players: int) -> None:
         side = options["side"]
-        if side not in SETUPS[players].sides:
+        if side == SMALL:
+            if players != 2:
+                raise InvalidOptions(Message("catbox.options.small_at_2"))
+        elif side not in SETUPS[players].sides:
             raise InvalidOptions(Message("catbox.options.purple_at_2" if players == 2 else "catbox.options.white_at_5"))
 
     def new_initial_state(self, players: int, options: Options) -> CatboxState:

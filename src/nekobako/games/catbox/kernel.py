@@ -55,7 +55,7 @@ from .board import table_for
 from .board import unpack as unpack_cards
 from .determinize import MAX_TRIES, determinizer
 from .game import GAME
-from .layouts import BLOCKER_ROWS, COPIES
+from .layouts import BLOCKER_ROWS, SETUPS
 from .phases import DEAL, DISCARD, PLAY, PREDICT, START
 from .phases import OVER as PHASE_OVER
 from .state import CatboxState
@@ -129,7 +129,7 @@ XS, PREDICTIONS, TRICKS, TOTALS = (_AT[k] for k in ("XS", "PREDICTIONS", "TRICKS
 TRICK, ROUND_SCORES, DECK, SIZE = _AT["TRICK"], _AT["ROUND_SCORES"], _AT["DECK"], _AT["SIZE"]
 
 _B0, _B1, _B2 = BLOCKER_ROWS
-_COPIES = COPIES
+(_COPIES,) = {setup.copies for setup in SETUPS.values()}  # the full games only (5 of each)
 
 
 # -- bit helpers: one machine instruction each --------------------------------------------------

@@ -16,8 +16,6 @@ COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "green")
 COLOURS_JA: tuple[str, ...] = ("赤", "青", "黄", "緑")
 
 RED = 0
-COPIES = 5
-"""Copies of each number in the deck."""
 
 
 @dataclass(frozen=True)
@@ -26,6 +24,8 @@ class Setup:
 
     players: int
     numbers: int  # cards 1..numbers are in use
+    copies: int  # copies of each number in the deck
+    rounds: int  # rounds in a game (the player count, §2)
     dealt: int  # cards dealt to each player
     tricks: int  # tricks per round (hand after discard minus the one card left over)
     columns: int  # board width
@@ -35,14 +35,29 @@ class Setup:
     centre: int  # cards to the centre (2 players)
     reveal: int  # centre cards revealed (2 players)
     bonus_at_most: int | None  # 2 players: bonus when tricks <= this instead of a prediction
+    research: bool = False  # a solver's configuration: its few deals are listed chance outcomes
 
 
 SETUPS: dict[int, Setup] = {
-    2: Setup(2, 5, 10, 8, 6, ("white",), 6, (), 5, 3, 4),
-    3: Setup(3, 6, 10, 8, 6, ("white", "purple"), None, (1, 3, 4), 0, 0, None),
-    4: Setup(4, 8, 10, 8, 9, ("white", "purple"), 9, (1, 2, 3), 0, 0, None),
-    5: Setup(5, 9, 9, 7, 9, ("purple",), None, (1, 2, 3), 0, 0, None),
+    2: Setup(2, 5, 5, 2, 10, 8, 6, ("white",), 6, (), 5, 3, 4),
+    3: Setup(3, 6, 5, 3, 10, 8, 6, ("white", "purple"), None, (1, 3, 4), 0, 0, None),
+    4: Setup(4, 8, 5, 4, 10, 8, 9, ("white", "purple"), 9, (1, 2, 3), 0, 0, None),
+    5: Setup(5, 9, 5, 5, 9, 7, 9, ("purple",), None, (1, 2, 3), 0, 0, None),
 }
+
+SMALL = "small"
+"""The research-only `side` value (docs/research.md, *Small research configurations*): a game a
+solver walks whole, never offered at a table."""
+
+SMALL_SETUP = Setup(2, 3, 2, 1, 3, 2, 3, (SMALL,), None, (), 0, 0, 1, research=True)
+"""2 players, one round, cards 1–3 twice each, 3 dealt to each (the whole deck), one discarded,
+both others played (two tricks, no card left over), a 4×3 board, the bonus with at most 1 trick."""
+
+
+def setup_for(players: int, side: str) -> Setup:
+    """The setup of a table: its player count's, or the small research one."""
+    return SMALL_SETUP if side == SMALL else SETUPS[players]
+
 
 BLOCKER_ROWS: tuple[int, ...] = (3, 2, 1)
 """2 players: a number revealed k times is blocked on the first k of green, yellow, blue (§8)."""
@@ -55,6 +70,7 @@ def _row(start: int, width: int) -> tuple[int, ...]:
 LAYOUTS: dict[tuple[str, int], tuple[tuple[int, ...], ...]] = {
     ("white", 6): (_row(1, 6), _row(1, 6), _row(1, 6), _row(1, 6)),
     ("white", 9): (_row(1, 9), _row(1, 9), _row(1, 9), _row(1, 9)),
+    (SMALL, 3): (_row(1, 3), _row(1, 3), _row(1, 3), _row(1, 3)),  # research: white rows, 3 wide
     # red 1 2 3 4 5 6 / blue 3 4 5 6 1 2 / yellow 5 6 1 2 3 4 / green 2 3 4 5 6 1
     ("purple", 6): (_row(1, 6), _row(3, 6), _row(5, 6), _row(2, 6)),
     # red 1..9 / blue 3..9 1 2 / yellow 5..9 1..4 / green 7 8 9 1..6

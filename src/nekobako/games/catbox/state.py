@@ -20,7 +20,7 @@ from ...engine import CHANCE, Event, FrozenData, IllegalAction, MalformedAction,
 from ...i18n import Message
 from .actions import DISCARDS, CatboxAction, Deal, Discard, Play, Predict, Start
 from .board import DISCARDS_BY_MASK, NIBBLE, PLAYS_BY_MASK, Table, unpack
-from .layouts import COLOURS, COPIES, RED
+from .layouts import COLOURS, RED
 from .phases import DEAL, DISCARD, OVER, PHASE_NAMES, PLAY, PREDICT, START, trick_strength
 from .scoring import final_winners, score_round
 from .view import LastTrick, RoundEnd, Shown, private_view, reveal
@@ -181,9 +181,12 @@ class CatboxState(State[CatboxAction]):
         return bool((xs & 2 and held & ~taken[1]) or (xs & 4 and held & ~taken[2]) or (xs & 8 and held & ~taken[3]))
 
     def chance_outcomes(self) -> list[tuple[CatboxAction, float]] | None:
-        """The first start player is a small chance step; deals are too many to list (None)."""
+        """The first start player is a small chance step; deals are too many to list (None), but
+        for a research setup's small deck (`Table.deals`)."""
         if self.phase == START:
             return [(Start(s), 1 / self.players) for s in range(self.players)]
+        if self.phase == DEAL and self.table.deals:
+            return list(self.table.deals)
         return None
 
     def sample_chance(self, rng: random.Random) -> CatboxAction:
@@ -402,7 +405,7 @@ class CatboxState(State[CatboxAction]):
             tuple(self.totals),
             self.last_trick,
         )
-        if self.round == self.players:
+        if self.round == self.table.setup.rounds:
             self.phase = OVER
             self.to_move_ = ()
             self.winners_ = final_winners(self.totals, points)
@@ -471,6 +474,6 @@ def _check_deal(table: Table, players: int, deal: Deal) -> None:
     every = [n for hand in deal.hands for n in hand] + list(deal.reveal) + list(deal.hidden)
     if any(n > setup.numbers for n in every):
         raise _illegal("deal_numbers", players=players, high=setup.numbers)
-    wrong = [n for n in range(1, setup.numbers + 1) if every.count(n) != COPIES]
+    wrong = [n for n in range(1, setup.numbers + 1) if every.count(n) != setup.copies]
     if wrong:
-        raise _illegal("deal_counts", copies=COPIES, wrong=wrong)
+        raise _illegal("deal_counts", copies=setup.copies, wrong=wrong)

@@ -137,12 +137,19 @@ def cells_of(table: Table, owned: Any, blocked: int) -> list[list[int | str | No
     return cells
 
 
+def _goal(table: Table) -> dict[str, Any]:
+    setup = table.setup
+    if setup.research:  # one round, and the bonus limit of its own (layouts.SMALL_SETUP)
+        return _message("goal_small", None, at_most=setup.bonus_at_most)
+    return _message("goal_two" if setup.players == 2 else "goal", None, rounds=setup.rounds)
+
+
 def private_view(state: CatboxState, seat: int | None) -> dict[str, Any]:
     table = state.table
     n = state.players
     view: dict[str, Any] = {
         "round": state.round,
-        "rounds": n,
+        "rounds": table.setup.rounds,
         "start_player": state.start,
         "phase": PHASE_NAMES[state.phase],
         "layout": kept(state, "layout", table, _layout_json),
@@ -160,7 +167,7 @@ def private_view(state: CatboxState, seat: int | None) -> dict[str, Any]:
         "paradox": state.paradox if state.paradox >= 0 else None,
         "last_round": kept(state, "last_round", state.last_round, lambda end: last_round_json(table, end)),
         "prompt": prompt(state, seat),
-        "goal": kept(state, "goal", table, lambda _: _message("goal_two" if n == 2 else "goal", None, rounds=n)),
+        "goal": kept(state, "goal", table, _goal),
     }
     if table.setup.centre:
         view["centre"] = {"revealed": list(state.revealed)}
