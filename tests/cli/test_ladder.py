@@ -12,11 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from nekobako.bots import learned
 from nekobako.engine import NekobakoError
 from nekobako.sim.ladder import cycle, lineups, orders, rate, schedule, shipped_ratings
 from nekobako.sim.runner import GameResult, parse_bots
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
+FOUR_PLAYER_WEIGHTS = Path(learned.__file__).parent / learned.WEIGHTS_DIR / learned.weights_name("catbox", 4)
 
 
 def ladder(*args: str) -> subprocess.CompletedProcess[str]:
@@ -107,6 +109,7 @@ def test_the_command_rates_a_four_player_ladder() -> None:
         (["--bots", "random", "--games", "4"], "at least as many bots"),
         (["--bots", "random,greedy", "--games", "0"], "at least 1"),
         (["--bots", "random,random", "--games", "4"], "each bot once"),
+        (["--bots", f"random,learned:weights={FOUR_PLAYER_WEIGHTS}", "--games", "4"], "does not match"),
     ],
 )
 def test_bad_input_is_a_clear_message_and_exit_2(args: list[str], words: str) -> None:
@@ -133,3 +136,5 @@ def test_the_lobby_lists_each_levels_ladder_rating() -> None:
     for entry in installed_games():
         assert set(entry["ratings"]) <= set(entry["bots"])
         assert bool(entry["ratings"]) == (entry["name"] in shipped)
+        if entry["name"] in shipped:  # every level the menu offers is on the ladder (issue 30)
+            assert set(entry["ratings"]) == set(entry["bots"]), entry["name"]

@@ -174,3 +174,16 @@ def test_catopomp_moves_are_grouped_and_numbered_in_order_and_the_round_summary_
     record = json.loads(path.read_text())
     first_move = next(a for a in record["actions"] if a.startswith("0: "))
     assert first_move == "0: " + re.search(r"\s1 ((?:play|hell) [^\n]*?)\s{2,}", menu).group(1).strip()
+
+
+@pytest.mark.parametrize(("game", "players"), [("shutbox", 2), ("catbox", 3), ("catopomp", 2)])
+def test_the_learned_level_plays_a_whole_game_at_the_terminal(tmp_path, game, players):
+    """`--bots learned` seats the shipped policy of this table (issue 30: selectable in the terminal)."""
+    path = tmp_path / f"{game}.json"
+    args = ("play", game, "--players", str(players), "--seed", "1", "--bots", "learned", "--record", str(path))
+    proc = run_cli(*args, input="1\n" * 5000)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Game over" in proc.stdout and "(learned)" in proc.stdout
+    record = Record.from_json(path.read_text())
+    assert json.loads(path.read_text())["seats"] == ["human", *["learned"] * (players - 1)]
+    assert replay(record).is_over()

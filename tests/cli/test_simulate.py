@@ -4,9 +4,11 @@ add up, seats rotate, and every written record replays to the game that was coun
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from nekobako.bots import learned
 from nekobako.engine import Record, replay
 from nekobako.sim.runner import BotSpec, GameResult, GameTask, derive_seed, parse_bots, run_games
 from nekobako.sim.stats import summarize, wilson
@@ -145,6 +147,20 @@ def test_bad_arguments(args):
     proc = run_cli("simulate", *args)
     assert proc.returncode != 0
     assert "error" in proc.stderr.lower()
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "does not match Cat in the Box with 3 players"), ("ja", "合いません")],
+)
+def test_weights_for_another_table_are_refused_before_a_record_is_written(lang, words, tmp_path):
+    four = Path(learned.__file__).parent / learned.WEIGHTS_DIR / learned.weights_name("catbox", 4)
+    records = tmp_path / "records"
+    bots = f"random,learned:weights={four},random"
+    proc = run_cli("simulate", "catbox", "-p", "3", "-b", bots, "-n", "4", "--records", str(records), "--lang", lang)
+    assert proc.returncode == 2, proc.stderr
+    assert words in proc.stderr and "Traceback" not in proc.stderr
+    assert not records.exists(), "refused before the records folder was made"
 
 
 def test_player_actions_alone_replay_the_game():

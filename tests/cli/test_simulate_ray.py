@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CLI, run_cli
+from .conftest import CLI, SOURCE, run_cli
 
 pytestmark = [
     pytest.mark.xdist_group("ray"),
@@ -35,11 +35,14 @@ GAMES = ("catbox", "--players", "4", "--bots", "greedy", "--seed", "3")
 
 
 def cli_env() -> dict[str, str]:
-    return {"COLUMNS": "120", "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONIOENCODING": "utf-8", **RAY_ENV}
+    """The tests' own `nekobako` (a worktree's `src`), not whichever one is installed."""
+    path = os.environ.get("PATH", "/usr/bin:/bin")
+    return {"COLUMNS": "120", "PATH": path, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": SOURCE, **RAY_ENV}
 
 
-def simulate(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([*CLI, "simulate", *args], capture_output=True, text=True, timeout=timeout, env=cli_env())
+def simulate(*args: str, timeout: float = 300, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    run_env = {**cli_env(), **(env or {})}
+    return subprocess.run([*CLI, "simulate", *args], capture_output=True, text=True, timeout=timeout, env=run_env)
 
 
 @pytest.fixture(scope="module")
@@ -164,6 +167,26 @@ def test_a_bad_or_silent_address_is_one_message_and_exit_code_2(address, lang, w
     assert words in proc.stderr
     assert "Traceback" not in proc.stderr
     assert not list(records.glob("*.json"))
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("en", "Ray could not start a local cluster"), ("ja", "Ray がローカルクラスタを起動できませんでした")],
+)
+def test_a_local_cluster_that_cannot_start_is_one_message_and_exit_code_2(lang, words, tmp_path):
+    """`--ray` with no address starts a cluster; here Ray's temporary folder is a file, so it cannot."""
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    records = tmp_path / "records"
+    others = ray_pids()
+    proc = simulate(
+        *GAMES, "--games", "4", "--ray", "--records", str(records), "--lang", lang, env={"RAY_TMPDIR": str(blocked)}
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert words in proc.stderr and "Not a directory" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert not list(records.glob("*.json"))
+    assert not ray_pids() - others, "nothing of the cluster is left running"
 
 
 def test_a_cluster_that_goes_away_mid_run_is_reported_and_nothing_is_written(tmp_path):

@@ -212,6 +212,25 @@ def descendants(root: int) -> set[int]:
     return found
 
 
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "error: Ray could not start a local cluster"),
+        ("ja", "エラー：Ray がローカルクラスタを起動できませんでした"),
+    ],
+)
+def test_the_example_says_so_in_one_line_when_its_cluster_cannot_start(lang: str, words: str, tmp_path: Path) -> None:
+    """Ray's temporary folder is a file here, so the example's local cluster cannot start."""
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "RAY_TMPDIR": str(blocked)}
+    args = ["--game", "catbox", "--players", "2", "--iterations", "1", "--lang", lang]
+    proc = subprocess.run([sys.executable, str(EXAMPLE), *args], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    [line] = proc.stderr.strip().splitlines()
+    assert line.startswith(words) and "Not a directory" in line, line
+
+
 def listening_addresses(pids: set[int]) -> set[str]:
     """Local addresses of the TCP sockets these processes listen on (`ss`, from iproute2)."""
     out = subprocess.run(["ss", "-ltnpH"], capture_output=True, text=True, check=True).stdout

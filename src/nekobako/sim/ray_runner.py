@@ -84,7 +84,11 @@ def connect(ray: Any, address: str, workers: int) -> None:
     runtime_env = {"py_modules": [str(PACKAGE)], "excludes": SHIPPED_EXCLUDES}
     quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR, "include_dashboard": False}
     if address == LOCAL:
-        ray.init(address=LOCAL, num_cpus=workers, runtime_env=runtime_env, **quiet)
+        try:
+            ray.init(address=LOCAL, num_cpus=workers, runtime_env=runtime_env, **quiet)
+        except Exception as exc:  # Ray raises bare Exceptions and OSErrors (a node that timed out, no temp dir)
+            ray.shutdown()  # whatever part of the cluster did start
+            raise ClusterError(Message("sim.ray.no_local", reason=str(exc).strip() or type(exc).__name__)) from None
         return
     check_reachable(address)
     try:
