@@ -86,7 +86,7 @@ def finetune(
     games: int,
     seed: int,
     batch: int = 64,
-    lr: float = 3e-4,
+    lr: float = 1e-3,
     entropy: float = 0.01,
     win: float = 2.0,
     sharpen: float = 1.0,
@@ -157,10 +157,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m nekobako.bots.learned.finetune", description=__doc__)
     parser.add_argument("game", choices=("catbox", "catopomp"))
     parser.add_argument("--players", type=int, required=True)
-    parser.add_argument("--start", type=Path, default=None, help="distilled weights (default: the shipped file)")
+    parser.add_argument("--start", type=Path, required=True, help="the distilled weights (train.py --out)")
     parser.add_argument("--games", type=int, default=8000)
     parser.add_argument("--batch", type=int, default=64, help="games per policy-gradient step")
-    parser.add_argument("--lr", type=float, default=3e-4)
+    parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--entropy", type=float, default=0.01)
     parser.add_argument("--win", type=float, default=2.0, help="reward for a won game, on top of the score")
     parser.add_argument("--sharpen", type=float, default=1.0, help="scale the start's logits by this first")
@@ -168,11 +168,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=None, help="weights file (default: the shipped one)")
     args = parser.parse_args(argv)
     shipped = Path(__file__).parent / WEIGHTS_DIR / weights_name(args.game, args.players)
-    start = Policy.load(args.start or shipped)
+    start = Policy.load(args.start)
     policy = finetune(
         args.game, args.players, start, args.games, args.seed, args.batch, args.lr, args.entropy, args.win, args.sharpen
     )
     out = args.out or shipped
+    out.parent.mkdir(parents=True, exist_ok=True)
     policy.save(out)
     print(f"wrote {out} ({out.stat().st_size // 1024} KB)")
 
