@@ -10,6 +10,9 @@
    held out to report agreement with the teacher.
 3. The weights are written in float16 to `--out` (default: the package's shipped file).
 
+The card games' shipped files then go through a second stage, `finetune.py` (policy gradient
+against `greedy`, started from this stage's file): distillation alone left them below `greedy`.
+
 Seeded throughout (torch on one thread): the same command gives the same file.
 """
 
