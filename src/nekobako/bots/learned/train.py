@@ -10,6 +10,9 @@
    held out to report agreement with the teacher.
 3. The weights are written in float16 to `--out` (default: the package's shipped file).
 
+The card games' shipped files then go through a second stage, `finetune.py` (policy gradient
+against `greedy`, started from this stage's file): distillation alone left them below `greedy`.
+
 Seeded throughout (torch on one thread): the same command gives the same file.
 """
 
@@ -66,6 +69,72 @@ def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     return np.concatenate(obs), np.concatenate(ids), np.concatenate(weights), np.concatenate(owner)
 
 
+def build_net(size: int, features: int, hidden: int) -> Any:
+    """The torch twin of `network.py`'s network (layer names map to its arrays in `to_arrays`)."""
+    import torch
+
+    return torch.nn.ModuleDict(
+        {
+            "l1": torch.nn.Linear(size, hidden),
+            "l2": torch.nn.Linear(hidden, hidden),
+            "l3": torch.nn.Linear(hidden, hidden),
+            "la": torch.nn.Linear(features, hidden),
+            "u": torch.nn.Linear(features, 1, bias=False),
+        }
+    )
+
+
+def scorer(net: Any, mean: np.ndarray, scale: np.ndarray, inputs: Any, dropout: float = 0.0) -> Any:
+    """Observations (batch × size) → logits over every action id, as `Policy.logits` computes them."""
+    import torch
+
+    mean_t, scale_t = torch.from_numpy(mean), torch.from_numpy(scale)
+    drop = torch.nn.Dropout(dropout)
+
+    def logits(x: torch.Tensor) -> torch.Tensor:
+        x = torch.clamp((x - mean_t) / scale_t, -10, 10)
+        z = net["l3"](drop(torch.relu(net["l2"](drop(torch.relu(net["l1"](x)))))))
+        g = torch.relu(net["la"](inputs))
+        return z @ g.T + net["u"](inputs).squeeze(1)
+
+    return logits
+
+
+def to_arrays(net: Any, mean: np.ndarray, scale: np.ndarray) -> dict[str, np.ndarray]:
+    def arr(t: Any) -> np.ndarray:
+        return t.detach().numpy().astype(np.float32)
+
+    return {
+        "mean": mean.astype(np.float32),
+        "scale": scale.astype(np.float32),
+        "W1": arr(net["l1"].weight),
+        "b1": arr(net["l1"].bias),
+        "W2": arr(net["l2"].weight),
+        "b2": arr(net["l2"].bias),
+        "W3": arr(net["l3"].weight),
+        "b3": arr(net["l3"].bias),
+        "Wa": arr(net["la"].weight).T.copy(),
+        "ba": arr(net["la"].bias),
+        "u": arr(net["u"].weight)[0],
+    }
+
+
+def load_net(policy: Policy) -> Any:
+    """A distilled policy's arrays back into `build_net`'s modules, to fine-tune them."""
+    import torch
+
+    a = policy.arrays
+    net = build_net(a["W1"].shape[1], a["Wa"].shape[0], a["W3"].shape[0])
+    with torch.no_grad():
+        for layer, w, b in (("l1", "W1", "b1"), ("l2", "W2", "b2"), ("l3", "W3", "b3")):
+            net[layer].weight.copy_(torch.from_numpy(a[w]))
+            net[layer].bias.copy_(torch.from_numpy(a[b]))
+        net["la"].weight.copy_(torch.from_numpy(a["Wa"].T.copy()))
+        net["la"].bias.copy_(torch.from_numpy(a["ba"]))
+        net["u"].weight.copy_(torch.from_numpy(a["u"][None, :]))
+    return net
+
+
 def train(
     game: str,
     players: int,
@@ -96,24 +165,8 @@ def train(
     legal[owner, ids] = True
 
     inputs = torch.from_numpy(action_inputs(enc))
-    net = torch.nn.ModuleDict(
-        {
-            "l1": torch.nn.Linear(size, hidden),
-            "l2": torch.nn.Linear(hidden, hidden),
-            "l3": torch.nn.Linear(hidden, hidden),
-            "la": torch.nn.Linear(inputs.shape[1], hidden),
-            "u": torch.nn.Linear(inputs.shape[1], 1, bias=False),
-        }
-    )
-    mean_t, scale_t = torch.from_numpy(mean), torch.from_numpy(scale)
-
-    drop = torch.nn.Dropout(dropout)
-
-    def logits(x: torch.Tensor) -> torch.Tensor:
-        x = torch.clamp((x - mean_t) / scale_t, -10, 10)
-        z = net["l3"](drop(torch.relu(net["l2"](drop(torch.relu(net["l1"](x)))))))
-        g = torch.relu(net["la"](inputs))
-        return z @ g.T + net["u"](inputs).squeeze(1)
+    net = build_net(size, inputs.shape[1], hidden)
+    logits = scorer(net, mean, scale, inputs, dropout)
 
     def agreement(x: np.ndarray, t: np.ndarray, m: np.ndarray) -> float:
         net.eval()
@@ -149,23 +202,7 @@ def train(
         score = agreement(hobs, ht, hm)
     print(f"agreement with the teacher's first choice ({'held-out' if held else 'training'}): {score:.3f}")
 
-    def arr(t: Any) -> np.ndarray:
-        return t.detach().numpy().astype(np.float32)
-
-    arrays = {
-        "mean": mean.astype(np.float32),
-        "scale": scale.astype(np.float32),
-        "W1": arr(net["l1"].weight),
-        "b1": arr(net["l1"].bias),
-        "W2": arr(net["l2"].weight),
-        "b2": arr(net["l2"].bias),
-        "W3": arr(net["l3"].weight),
-        "b3": arr(net["l3"].bias),
-        "Wa": arr(net["la"].weight).T.copy(),
-        "ba": arr(net["la"].bias),
-        "u": arr(net["u"].weight)[0],
-    }
-    return Policy(game, players, fingerprint(enc), arrays, "trained"), score
+    return Policy(game, players, fingerprint(enc), to_arrays(net, mean, scale), "trained"), score
 
 
 def main(argv: list[str] | None = None) -> None:
