@@ -24,12 +24,12 @@ from typing import Any
 from sqlalchemy import Engine
 
 from ..store import accounts, attempts, watchers
+from . import actor
 from .collector import CollectorWatch, tune
 from .conductor import Conductor
 from .drivers import drive_bots, log_if_failed, watch_clock
 from .errors import CloseCode
 from .live import LiveTable
-from .moves import Moves
 from .quantiles import quantiles_ms
 from .rooms import Rooms
 from .settings import Settings
@@ -50,8 +50,7 @@ class Hub:
         self.settings = settings or Settings()
         self.limits = self.settings.limits
         self.tables = Tables(engine, self.settings)
-        self.moves = Moves(self.tables)
-        self.rooms = Rooms(self.tables, self.moves)
+        self.rooms = Rooms(self.tables)
         self.workers = self.tables.workers
         self.tables.listeners.append(self.after_change)
         self.conductor = Conductor(self.tables, self.after_change, self.stop_drivers)
@@ -69,6 +68,14 @@ class Hub:
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking store function in a database thread."""
         return await self.tables.db(fn, *args, **kwargs)
+
+    async def get_fresh(self, table_id: int) -> LiveTable:
+        """The table as the database has it now (`actor.get_fresh`)."""
+        return await actor.get_fresh(self.tables, table_id)
+
+    async def send(self, live: LiveTable, command: actor.Command) -> Any:
+        """`command` to the table's actor; its outcome, or its refusal raised."""
+        return await actor.send(self.tables, live, command)
 
     # -- lifecycle -----------------------------------------------------------------------------
     async def watch_loop_lag(self) -> None:
@@ -135,6 +142,7 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        await actor.stop(self.tables, live_tables)
         await self.conductor.shutdown()
         await self.watchers.shutdown()
         await self.tables.signals.stop()
@@ -155,8 +163,7 @@ class Hub:
             for key, revision in message.get("r", {}).items():
                 live = self.tables.live.get(int(key))
                 if live is not None and isinstance(revision, int) and live.row.revision < revision:
-                    task = asyncio.create_task(self.tables.refresh(live, revision))
-                    task.add_done_callback(log_if_failed)
+                    actor.post(self.tables, live, actor.Refresh(revision))
         elif kind == "presence":
             for key, users in message.get("p", {}).items():
                 live = self.tables.live.get(int(key))
@@ -181,10 +188,10 @@ class Hub:
             task.add_done_callback(log_if_failed)
             return
         if live.running and (live.bot_task is None or live.bot_task.done()):
-            live.bot_task = asyncio.create_task(drive_bots(self.moves, live))
+            live.bot_task = asyncio.create_task(drive_bots(self.tables, live))
             live.bot_task.add_done_callback(log_if_failed)
         if live.running and live.row.deadlines and (live.clock_task is None or live.clock_task.done()):
-            live.clock_task = asyncio.create_task(watch_clock(self.moves, live))
+            live.clock_task = asyncio.create_task(watch_clock(self.tables, live))
             live.clock_task.add_done_callback(log_if_failed)
         live.clock_wake.set()
 

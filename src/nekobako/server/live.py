@@ -1,5 +1,5 @@
 """A table in memory: its stored row, the engine state rebuilt from the stored actions, who is
-connected, and the lock that serializes every change to it.
+connected, and the inbox of its actor, which makes every change to it (`actor`).
 
 The state object is never mutated in place: a change is applied to a clone, committed to the
 database, and only then swapped in. So a reader (a bot thinking in a thread, a message being
@@ -9,6 +9,7 @@ built) always sees one consistent position, and a failed commit leaves the table
 from __future__ import annotations
 
 import asyncio
+import collections
 import random
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ class Viewer(Protocol):
 
     user: dict[str, Any] | None
     session: str | None
+    muted: frozenset[int]
 
     def push_state(self, force: bool = False) -> None: ...
 
@@ -92,7 +94,9 @@ class LiveTable:
     state: State | None = None
     tracker: ChoiceTracker | None = None
     entries: list[str] = field(default_factory=list)  # the stored record entries; len == row.seq
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # commands waiting for the table's actor (`actor.Command`), and the actor while it runs
+    inbox: collections.deque[tuple[Any, asyncio.Future[Any] | None]] = field(default_factory=collections.deque)
+    actor: asyncio.Task[None] | None = None
     connections: set[Viewer] = field(default_factory=set)
     version: int = 0  # bumped on every change, so writers can skip unchanged state messages
     bot_task: asyncio.Task[None] | None = None
