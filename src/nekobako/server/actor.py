@@ -6,9 +6,10 @@ Who sends: a person's socket (`moves.PersonMove`), the bot and clock drivers (`m
 `moves.ClockMove`, `moves.TimeOut`), the lobby's requests (`rooms`: join, leave, seats, start;
 `moves.Reclaim`), the conductor (`conductor.ExtendDeadlines`) and other processes' signals
 (`Refresh`). A sender that needs the outcome awaits `send` (a refusal is raised to it); one that
-does not `post`s. Since only the actor changes its table, nothing else needs a lock, and a check
-made by a command holds until its commit: the seat, the turn and the position cannot change in
-between.
+does not `post`s. When the table is idle the sender runs the step itself (`send`), so the actor
+costs no task switch per move; otherwise its command waits in the inbox. Since only the actor
+changes its table, nothing else needs a lock, and a check made by a command holds until its
+commit: the seat, the turn and the position cannot change in between.
 
 A commit whose outcome is unknown leaves the table `uncertain`: the actor reads it back before
 the next command (the database unreachable: that command is refused). A commit refused because
@@ -35,6 +36,7 @@ log = logging.getLogger("nekobako.server")
 
 STALE_RETRIES = 8  # another process changing the same table this many times in a row: give up
 Reply = asyncio.Future[Any]
+SENDER: Any = object()  # `LiveTable.actor` while a sender runs the actor's step itself (`send`)
 
 
 class Command:
@@ -67,8 +69,24 @@ class Request(Command):
         return ApiError(503, "busy", Message("error.too_fast"))
 
 
-def send(tables: Tables, live: LiveTable, command: Command) -> Reply:
-    """Queue `command` for `live`'s actor; await the answer for its outcome (or its refusal).
+async def send(tables: Tables, live: LiveTable, command: Command) -> Any:
+    """`command` to `live`'s actor; its outcome, or its refusal raised. When the actor is idle
+    (nothing running, nothing queued: most moves), the sender runs the actor's step itself, in
+    its own task: no task is started and no reply waited for, as cheap as the lock it replaces.
+    Commands sent meanwhile queue behind it, and a task of their own handles them after it."""
+    if live.actor is not None or live.inbox or tables.closing:
+        return await queue(tables, live, command)
+    live.actor = SENDER
+    try:
+        return await _step(tables, live, command)
+    finally:
+        live.actor = None
+        if live.inbox:
+            _start(tables, live)
+
+
+def queue(tables: Tables, live: LiveTable, command: Command) -> Reply:
+    """`command` queued for `live`'s actor; await the reply for its outcome (or its refusal).
     A sender that stops waiting (its socket closed) withdraws a command not yet begun."""
     reply: Reply = asyncio.get_running_loop().create_future()
     _queue(tables, live, command, reply)
@@ -82,28 +100,29 @@ def post(tables: Tables, live: LiveTable, command: Command) -> None:
 
 def _queue(tables: Tables, live: LiveTable, command: Command, reply: Reply | None) -> None:
     if tables.closing:
-        refusal = command.refused("unavailable", Message("error.stopping"))
-        if reply is None:
-            return
-        reply.set_exception(refusal)
+        if reply is not None:
+            reply.set_exception(command.refused("unavailable", Message("error.stopping")))
         return
     live.inbox.append((command, reply))
     if live.actor is None:
-        live.actor = asyncio.create_task(run(tables, live))
+        _start(tables, live)
+
+
+def _start(tables: Tables, live: LiveTable) -> None:
+    live.actor = asyncio.create_task(run(tables, live))
 
 
 async def run(tables: Tables, live: LiveTable) -> None:
-    """The actor: handle the queued commands one by one; end when none is left (the next one
-    starts it again), so a table nobody changes costs no task."""
+    """The actor's task: handle the queued commands one by one; end when none is left (the next
+    one starts it again), so a table nobody changes costs no task."""
     inbox = live.inbox
     try:
         while inbox:
             command, reply = inbox.popleft()
             if reply is not None and reply.done():
                 continue  # its sender stopped waiting before it began
-            before = live.version
             try:
-                outcome = await _handle(tables, live, command)
+                outcome = await _step(tables, live, command)
             except asyncio.CancelledError:  # shutting down (`stop`)
                 if reply is not None and not reply.done():
                     reply.set_exception(command.refused("unavailable", Message("error.stopping")))
@@ -115,8 +134,6 @@ async def run(tables: Tables, live: LiveTable) -> None:
                 elif not reply.done():
                     reply.set_exception(exc)
                 continue
-            if live.version != before:
-                tables.changed(live)
             if reply is not None and not reply.done():
                 reply.set_result(outcome)
     finally:
@@ -124,7 +141,16 @@ async def run(tables: Tables, live: LiveTable) -> None:
         if tables.closing:
             _refuse_queued(live)
         elif inbox:  # cancelled with commands queued: a new task takes them
-            live.actor = asyncio.create_task(run(tables, live))
+            _start(tables, live)
+
+
+async def _step(tables: Tables, live: LiveTable, command: Command) -> Any:
+    """One command: handled, then (when it changed the table) told to the listeners."""
+    before = live.version
+    outcome = await _handle(tables, live, command)
+    if live.version != before:
+        tables.changed(live)
+    return outcome
 
 
 def _refuse_queued(live: LiveTable) -> None:
@@ -152,7 +178,7 @@ async def _handle(tables: Tables, live: LiveTable, command: Command) -> Any:
 async def stop(tables: Tables, lives: Iterable[LiveTable]) -> None:
     """At shutdown (`tables.closing` set: new commands are refused): the actors end, and the
     commands they had not begun are refused."""
-    tasks = [live.actor for live in lives if live.actor is not None]
+    tasks = [live.actor for live in lives if isinstance(live.actor, asyncio.Task)]
     for task in tasks:
         task.cancel()
     for task in tasks:

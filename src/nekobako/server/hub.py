@@ -1,14 +1,17 @@
 """The server's parts put together, and their life: the tables in memory (`tables.Tables`), the
-lobby's changes (`rooms.Rooms`), play (`moves.Moves`), and what follows every change — the
-connections told, the bots and the clock of a running table woken (`drivers`).
+lobby (`rooms.Rooms`), and what follows every change — the connections told, the bots and the
+clock of a running table woken (`drivers`).
 
-Who imports whom, so nothing goes in a circle: hub → rooms → moves → tables; hub → drivers →
-moves; hub → conductor → tables. The hub listens to `Tables.changed`; the parts below it never
-import the hub.
+Every change to a table is a command to that table's actor (`actor`; the commands are in
+`moves`, `rooms` and `conductor`), handled one at a time; the socket, the lobby's requests, the
+drivers, the conductor and other processes' signals only send commands. Who imports whom, with
+no circle and nothing importing upwards: live → tables → actor → moves, conductor → drivers,
+rooms → hub; connections → messages → live. The hub listens to `Tables.changed`; the parts
+below it never import the hub (the endpoints above it do).
 
 With several processes on one database, the hub also hears other processes' changes
-(`signals`) and brings its copies up to date, and drives the bots and clocks only of the tables
-whose lease it holds (`conductor`).
+(`signals`) and has the tables' actors bring their copies up to date, and drives the bots and
+clocks only of the tables whose lease it holds (`conductor`).
 """
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ class LiveTable:
     entries: list[str] = field(default_factory=list)  # the stored record entries; len == row.seq
     # commands waiting for the table's actor (`actor.Command`), and the actor while it runs
     inbox: collections.deque[tuple[Any, asyncio.Future[Any] | None]] = field(default_factory=collections.deque)
-    actor: asyncio.Task[None] | None = None
+    actor: Any = None  # its task while it runs (`actor.SENDER`: a sender runs its step)
     connections: set[Viewer] = field(default_factory=set)
     version: int = 0  # bumped on every change, so writers can skip unchanged state messages
     bot_task: asyncio.Task[None] | None = None

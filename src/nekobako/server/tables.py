@@ -282,8 +282,9 @@ class Tables:
         lease: int | None = None,
         locks: tuple[str, ...] = (),
     ) -> None:
-        """Commit one change, then (and only then) show it in memory. Shielded: once the commit
-        has started, cancelling the caller cannot leave memory behind the database. `check` and
+        """Commit one change, then (and only then) show it in memory; in the table's actor only.
+        Shielded: once the commit has started, cancelling the actor (at shutdown) cannot leave
+        memory behind the database. `check` and
         `locks`: a quota counted in the commit (`games.Change`). `lease`: a
         driver's change, made under this epoch of this process's lease; refused with `LeaseLost`
         (nothing changes) once another process holds the table."""
