@@ -1,5 +1,5 @@
-"""One actor per table: every change to a table is a command in its inbox, handled one at a time,
-in the order sent, by one task (`run`) that asks the engine, commits through the group commit
+"""One actor per table: every change to a table is a command to its actor, handled one at a time
+in the order sent; each step (`_step`) asks the engine, commits through the group commit
 (`Tables.persist`), then tells the listeners (the hub: connections, bots, clock).
 
 Who sends: a person's socket (`moves.PersonMove`), the bot and clock drivers (`moves.BotMove`,
