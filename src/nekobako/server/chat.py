@@ -123,7 +123,7 @@ def _hub(request: Request) -> Hub:
 async def table_chat(request: Request) -> JSONResponse:
     """GET: the messages the asker may read; POST {text}: write one (as over the WebSocket)."""
     hub = _hub(request)
-    live = await hub.tables.get_fresh(path_int(request, "table_id"))
+    live = await hub.get_fresh(path_int(request, "table_id"))
     if request.method == "GET":
         reader = await current_user(request)
         muted = await hub.db(moderation.muted_ids, reader["id"]) if reader is not None else frozenset()

@@ -20,12 +20,15 @@ import logging
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..store import leases
 from ..store.games import LeaseLost
+from .actor import Command, Refresh, catch_up, send
 from .clock import extend_lapsed
+from .errors import Refusal
 from .live import LiveTable
-from .tables import Stale, Tables
+from .tables import Tables
 
 log = logging.getLogger("nekobako.server")
 
@@ -103,7 +106,7 @@ class Conductor:
             self.held[table_id] = epoch
             try:
                 live = await self.tables.get(table_id)
-                await self.tables.refresh(live)
+                await send(self.tables, live, Refresh())
             except Exception:
                 log.exception("table %s cannot be rebuilt; it stays stored but is not served", table_id)
                 self.broken.add(table_id)
@@ -118,16 +121,26 @@ class Conductor:
 
     async def _extend_lapsed_deadlines(self, live: LiveTable) -> None:
         """Time nobody drove the table (the server was down) does not count against a person."""
-        deadlines = extend_lapsed(live.row.clock, live.row.deadlines)
         epoch = self.held.get(live.id)
-        if deadlines == live.row.deadlines or not live.running or epoch is None:
-            return
-        with contextlib.suppress(Stale, LeaseLost):
-            async with live.lock:
-                await self.tables.persist(live, values={"deadlines": deadlines}, lease=epoch)
+        if epoch is not None:
+            with contextlib.suppress(LeaseLost, Refusal):
+                await send(self.tables, live, ExtendDeadlines(epoch))
 
     async def catch_up(self) -> None:
-        """Copies in memory that fell behind the database (a missed signal) are brought up to it.
-        A table being changed here right now is left for the next round: waiting for its lock
-        made a busy server's rounds so long that its own leases ran out."""
-        await self.tables.catch_up([t for t in self.tables.values() if not t.lock.locked()])
+        """Copies in memory that fell behind the database (a missed signal) are brought up to it
+        by their actors; the round does not wait for them: waiting for tables being changed made
+        a busy server's rounds so long that its own leases ran out."""
+        await catch_up(self.tables, self.tables.values(), wait=False)
+
+
+@dataclass(frozen=True, slots=True)
+class ExtendDeadlines(Command):
+    """Due times that passed while nobody drove the table start again (`clock.extend_lapsed`),
+    under lease `epoch`."""
+
+    epoch: int
+
+    async def apply(self, tables: Tables, live: LiveTable) -> None:
+        deadlines = extend_lapsed(live.row.clock, live.row.deadlines)
+        if deadlines != live.row.deadlines and live.running:
+            await tables.persist(live, values={"deadlines": deadlines}, lease=self.epoch)

@@ -1,7 +1,8 @@
 """The two things that move a table when no person does: bots in seats, and the clock that has
 a bot play an overdue person's turn (and hands the seat over after too many timeouts in a row).
-One task of each per running table, started by the hub after a change; both act only through
-`Moves`, like a person would.
+One task of each per running table, started by the hub after a change; both act only by sending
+commands to the table's actor (`moves.BotMove`, `ClockMove`, `TimeOut`), as a person's socket
+does; the bot thinks (in a worker) outside the actor, so the table takes other commands meanwhile.
 
 Neither gives up while its table runs: when the database is away they log once, retry with a
 growing pause (at most `MAX_BACKOFF` seconds), and log again when they are back. Both stop when
@@ -20,12 +21,13 @@ from typing import Any
 
 from ..engine import Action
 from ..store.games import LeaseLost
+from .actor import send
 from .clock import timeouts_allowed
 from .errors import Refusal
 from .live import LiveTable
-from .moves import Moves
+from .moves import BotMove, ClockMove, TimeOut
 from .seat_bots import replacement_level
-from .tables import Stale
+from .tables import Tables
 
 log = logging.getLogger("nekobako.server")
 MAX_BACKOFF = 5.0
@@ -41,17 +43,17 @@ def backoff(failures: int) -> float:
     return min(MAX_BACKOFF, 0.1 * 2**failures)
 
 
-async def _bot_action(moves: Moves, live: LiveTable, seat: int, level: str, rng: random.Random) -> Action | str:
+async def _bot_action(tables: Tables, live: LiveTable, seat: int, level: str, rng: random.Random) -> Action | str:
     state = live.state
     assert state is not None
     view, legal = state.view(seat), state.legal_actions(seat)
-    faults = moves.tables.faults
+    faults = tables.faults
     if "bot_crash" in faults:
         level = "crash"
     try:
         if level == "crash":
             raise RuntimeError("injected: the bot crashed")
-        action: Action | str = await moves.tables.workers.choose(live.row.game, level, view, legal, rng)
+        action: Action | str = await tables.workers.choose(live.row.game, level, view, legal, rng)
     except Exception:
         log.exception("bot %s at table %s seat %s failed; playing at random", level, live.id, seat)
         action = rng.choice(list(legal))
@@ -60,24 +62,23 @@ async def _bot_action(moves: Moves, live: LiveTable, seat: int, level: str, rng:
     return action
 
 
-def lease_lost(moves: Moves, live: LiveTable, epoch: int) -> bool:
+def lease_lost(tables: Tables, live: LiveTable, epoch: int) -> bool:
     """A driver's commit was refused: this process no longer holds the table's lease at `epoch`.
     True when it has claimed it again meanwhile (a later epoch: drive on under that one); else it
     stops driving the table, which another process drives now."""
-    held = moves.tables.leases.get(live.id)
+    held = tables.leases.get(live.id)
     if held is not None and held != epoch:
         return True
-    moves.tables.leases.pop(live.id, None)
+    tables.leases.pop(live.id, None)
     log.warning("table %s: another process drives it now; its move from here was refused", live.id)
     return False
 
 
-async def drive_bots(moves: Moves, live: LiveTable) -> None:
+async def drive_bots(tables: Tables, live: LiveTable) -> None:
     """Let bots in seats move until a person is to move or the game ends. A bot that fails or
     answers something the engine refuses is replaced by a random legal move, so a table never
     waits for a broken bot. A move counts only if the seat is still that bot's when it is
     committed (its player may take it back meanwhile) and this process still drives the table."""
-    tables = moves.tables
     failures = 0
     at_random = False
     while live.running and not tables.closing:
@@ -92,12 +93,12 @@ async def drive_bots(moves: Moves, live: LiveTable) -> None:
         turns = live.seat_turns(seat)
         if tables.settings.bot_delay:
             await asyncio.sleep(tables.settings.bot_delay)
-        action = await _bot_action(moves, live, seat, level, rng)
+        action = await _bot_action(tables, live, seat, level, rng)
         try:
             await tables.faults.hold_bot()
-            await moves.submit(live, seat, seq, str(action), bot_turns=turns, lease=epoch)
+            await send(tables, live, BotMove(seat, seq, str(action), turns, epoch))
         except LeaseLost:
-            if lease_lost(moves, live, epoch):
+            if lease_lost(tables, live, epoch):
                 continue
             return
         except Refusal as refusal:
@@ -119,26 +120,24 @@ async def drive_bots(moves: Moves, live: LiveTable) -> None:
         failures, at_random = 0, False
 
 
-async def watch_clock(moves: Moves, live: LiveTable) -> None:
+async def watch_clock(tables: Tables, live: LiveTable) -> None:
     """When a person's decision is overdue, a bot plays that one turn for them; the timeout that
     reaches the clock's `timeouts` in a row hands the seat to the bot instead."""
     failures = 0
-    while live.running and live.row.deadlines and not moves.tables.closing:
+    while live.running and live.row.deadlines and not tables.closing:
         live.clock_wake.clear()
         wait = min(live.row.deadlines.values()) - time.time()
         if wait > 0:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(live.clock_wake.wait(), timeout=wait)
             continue
-        epoch = moves.tables.leases.get(live.id)
+        epoch = tables.leases.get(live.id)
         if epoch is None:
             return
         try:
-            acted = await _play_overdue(moves, live, epoch)
-        except Stale:
-            continue  # another process changed the table meanwhile; look again at the fresh copy
+            acted = await _play_overdue(tables, live, epoch)
         except LeaseLost:
-            if lease_lost(moves, live, epoch):
+            if lease_lost(tables, live, epoch):
                 continue
             return
         except Exception as exc:
@@ -154,7 +153,7 @@ async def watch_clock(moves: Moves, live: LiveTable) -> None:
             await asyncio.sleep(0.05)  # a due time that no longer concerns a person: look again
 
 
-async def _play_overdue(moves: Moves, live: LiveTable, epoch: int) -> bool:
+async def _play_overdue(tables: Tables, live: LiveTable, epoch: int) -> bool:
     """Act for the first overdue person: replace them (too many timeouts in a row) or play their
     turn, under lease `epoch`. False when nobody is overdue any more (they moved meanwhile)."""
     stamp = time.time()
@@ -167,19 +166,14 @@ async def _play_overdue(moves: Moves, live: LiveTable, epoch: int) -> bool:
         return False
     seat, seq, clock = overdue[0], live.row.seq, live.row.clock
     if clock.get("missed", {}).get(str(seat), 0) + 1 >= timeouts_allowed(clock):
-        async with live.lock:
-            # still overdue (taking the seat back gives a new due time)
-            overdue_now = live.row.deadlines.get(str(seat), float("inf")) <= time.time()
-            if live.running and live.row.seats[seat].kind == "human" and live.row.seq == seq and overdue_now:
-                await moves.replace_by_bot(live, seat, "timeout", lease=epoch)
-        moves.tables.changed(live)
+        await send(tables, live, TimeOut(seat, seq, epoch))
         return True
     rng = random.Random(f"{live.row.seed}:clock:{seat}:{seq}")
     for level in (replacement_level(live.row.game), "random"):  # a bot the engine refuses: at random
-        action = await _bot_action(moves, live, seat, level, rng)
+        action = await _bot_action(tables, live, seat, level, rng)
         try:
-            await moves.tables.faults.hold_bot()
-            await moves.submit(live, seat, seq, str(action), by_clock=True, lease=epoch)
+            await tables.faults.hold_bot()
+            await send(tables, live, ClockMove(seat, seq, str(action), epoch))
         except Refusal as refusal:
             if refusal.code in ("stale", "not_your_turn", "not_running") or live.row.seq != seq:
                 return True  # the person (or the game) moved meanwhile: look again
@@ -188,6 +182,6 @@ async def _play_overdue(moves: Moves, live: LiveTable, epoch: int) -> bool:
             log.error("clock's bot move %r refused at table %s: %s", str(action), live.id, refusal.reason)
             continue
         finally:
-            moves.tables.faults.bot_answered()
+            tables.faults.bot_answered()
         return True
     return True

@@ -26,7 +26,7 @@ def _hub(request: Request) -> Hub:
 
 async def post_hint(request: Request) -> JSONResponse:
     user = await require_user(request)
-    live = await _hub(request).tables.get_fresh(path_int(request, "table_id"))
+    live = await _hub(request).get_fresh(path_int(request, "table_id"))
     if not live.row.options.get("hints"):
         raise ApiError(409, "conflict", Message("error.hints_off"))
     state = live.state

@@ -1,14 +1,17 @@
 """The server's parts put together, and their life: the tables in memory (`tables.Tables`), the
-lobby's changes (`rooms.Rooms`), play (`moves.Moves`), and what follows every change — the
-connections told, the bots and the clock of a running table woken (`drivers`).
+lobby (`rooms.Rooms`), and what follows every change — the connections told, the bots and the
+clock of a running table woken (`drivers`).
 
-Who imports whom, so nothing goes in a circle: hub → rooms → moves → tables; hub → drivers →
-moves; hub → conductor → tables. The hub listens to `Tables.changed`; the parts below it never
-import the hub.
+Every change to a table is a command to that table's actor (`actor`; the commands are in
+`moves`, `rooms` and `conductor`), handled one at a time; the socket, the lobby's requests, the
+drivers, the conductor and other processes' signals only send commands. Who imports whom, with
+no circle and nothing importing upwards: live → tables → actor → moves, conductor → drivers,
+rooms → hub; connections → messages → live. The hub listens to `Tables.changed`; the parts
+below it never import the hub (the endpoints above it do).
 
 With several processes on one database, the hub also hears other processes' changes
-(`signals`) and brings its copies up to date, and drives the bots and clocks only of the tables
-whose lease it holds (`conductor`).
+(`signals`) and has the tables' actors bring their copies up to date, and drives the bots and
+clocks only of the tables whose lease it holds (`conductor`).
 """
 
 from __future__ import annotations
@@ -24,12 +27,12 @@ from typing import Any
 from sqlalchemy import Engine
 
 from ..store import accounts, attempts, watchers
+from . import actor
 from .collector import CollectorWatch, tune
 from .conductor import Conductor
 from .drivers import drive_bots, log_if_failed, watch_clock
 from .errors import CloseCode
 from .live import LiveTable
-from .moves import Moves
 from .quantiles import quantiles_ms
 from .rooms import Rooms
 from .settings import Settings
@@ -50,8 +53,7 @@ class Hub:
         self.settings = settings or Settings()
         self.limits = self.settings.limits
         self.tables = Tables(engine, self.settings)
-        self.moves = Moves(self.tables)
-        self.rooms = Rooms(self.tables, self.moves)
+        self.rooms = Rooms(self.tables)
         self.workers = self.tables.workers
         self.tables.listeners.append(self.after_change)
         self.conductor = Conductor(self.tables, self.after_change, self.stop_drivers)
@@ -69,6 +71,14 @@ class Hub:
     async def db(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a blocking store function in a database thread."""
         return await self.tables.db(fn, *args, **kwargs)
+
+    async def get_fresh(self, table_id: int) -> LiveTable:
+        """The table as the database has it now (`actor.get_fresh`)."""
+        return await actor.get_fresh(self.tables, table_id)
+
+    async def send(self, live: LiveTable, command: actor.Command) -> Any:
+        """`command` to the table's actor; its outcome, or its refusal raised."""
+        return await actor.send(self.tables, live, command)
 
     # -- lifecycle -----------------------------------------------------------------------------
     async def watch_loop_lag(self) -> None:
@@ -135,6 +145,7 @@ class Hub:
         for task in tasks:
             with contextlib.suppress(BaseException):
                 await task
+        await actor.stop(self.tables, live_tables)
         await self.conductor.shutdown()
         await self.watchers.shutdown()
         await self.tables.signals.stop()
@@ -155,8 +166,7 @@ class Hub:
             for key, revision in message.get("r", {}).items():
                 live = self.tables.live.get(int(key))
                 if live is not None and isinstance(revision, int) and live.row.revision < revision:
-                    task = asyncio.create_task(self.tables.refresh(live, revision))
-                    task.add_done_callback(log_if_failed)
+                    actor.post(self.tables, live, actor.Refresh(revision))
         elif kind == "presence":
             for key, users in message.get("p", {}).items():
                 live = self.tables.live.get(int(key))
@@ -181,10 +191,10 @@ class Hub:
             task.add_done_callback(log_if_failed)
             return
         if live.running and (live.bot_task is None or live.bot_task.done()):
-            live.bot_task = asyncio.create_task(drive_bots(self.moves, live))
+            live.bot_task = asyncio.create_task(drive_bots(self.tables, live))
             live.bot_task.add_done_callback(log_if_failed)
         if live.running and live.row.deadlines and (live.clock_task is None or live.clock_task.done()):
-            live.clock_task = asyncio.create_task(watch_clock(self.moves, live))
+            live.clock_task = asyncio.create_task(watch_clock(self.tables, live))
             live.clock_task.add_done_callback(log_if_failed)
         live.clock_wake.set()
 

@@ -1,5 +1,5 @@
 """A table in memory: its stored row, the engine state rebuilt from the stored actions, who is
-connected, and the lock that serializes every change to it.
+connected, and the inbox of its actor, which makes every change to it (`actor`).
 
 The state object is never mutated in place: a change is applied to a clone, committed to the
 database, and only then swapped in. So a reader (a bot thinking in a thread, a message being
@@ -9,21 +9,33 @@ built) always sees one consistent position, and a failed commit leaves the table
 from __future__ import annotations
 
 import asyncio
+import collections
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..engine import CHANCE, Record, State, format_entry, get_game, parse_entry
 from ..i18n import Message, has, text, value_text
 from ..store.database import iso
 from ..store.games import NoticeKind, NoticeRow, SeatRow, TableRow
 from .choices import ChoiceTracker
-from .messages import Shared
 from .notices import notice_json
 
-if TYPE_CHECKING:
-    from .connections import Connection
+
+class Viewer(Protocol):
+    """A connection watching or playing the table (`connections.Connection`), as the table and
+    the hub use it: declared here so that the table does not import its connections."""
+
+    user: dict[str, Any] | None
+    session: str | None
+    muted: frozenset[int]
+
+    def push_state(self, force: bool = False) -> None: ...
+
+    def push(self, message: dict[str, Any]) -> None: ...
+
+    async def close(self, code: int, reason: str) -> None: ...
 
 
 class Made:
@@ -44,6 +56,37 @@ class Made:
         return self.made[key]
 
 
+class Shared:
+    """What one version of a table looks like to its viewers: parts (a seat's view, the detail)
+    and finished texts, dropped as soon as the table changes."""
+
+    def __init__(self) -> None:
+        self.version = -1
+        self.parts: dict[Hashable, Any] = {}
+        self.texts: dict[Hashable, str] = {}
+
+    def _at(self, version: int) -> None:
+        if version != self.version:
+            self.version = version
+            self.parts.clear()
+            self.texts.clear()
+
+    def part(self, version: int, key: Hashable, build: Callable[[], Any]) -> Any:
+        """A value computed once per version (do not mutate it: others share it)."""
+        self._at(version)
+        if key not in self.parts:
+            self.parts[key] = build()
+        return self.parts[key]
+
+    def text(self, version: int, key: Hashable, build: Callable[[], Any], encode: Callable[[Any], str]) -> str:
+        """A message encoded once per version and key (`messages.encode`)."""
+        self._at(version)
+        text = self.texts.get(key)
+        if text is None:
+            text = self.texts[key] = encode(build())
+        return text
+
+
 @dataclass
 class LiveTable:
     row: TableRow
@@ -51,8 +94,10 @@ class LiveTable:
     state: State | None = None
     tracker: ChoiceTracker | None = None
     entries: list[str] = field(default_factory=list)  # the stored record entries; len == row.seq
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: set[Connection] = field(default_factory=set)
+    # commands waiting for the table's actor (`actor.Command`), and the actor while it runs
+    inbox: collections.deque[tuple[Any, asyncio.Future[Any] | None]] = field(default_factory=collections.deque)
+    actor: Any = None  # its task while it runs (`actor.SENDER`: a sender runs its step)
+    connections: set[Viewer] = field(default_factory=set)
     version: int = 0  # bumped on every change, so writers can skip unchanged state messages
     bot_task: asyncio.Task[None] | None = None
     clock_task: asyncio.Task[None] | None = None

@@ -19,6 +19,7 @@ from ..tutorial import tutorial_games
 from .errors import ApiError, request_lang
 from .hub import Hub
 from .live import LiveTable, rebuild
+from .moves import Reclaim
 from .requests import current_user, json_body, path_int, require_user
 from .results import final_places
 from .rooms import PAGE_SIZE, new_table_body
@@ -109,7 +110,7 @@ async def create_table(request: Request) -> JSONResponse:
 
 
 async def table_detail(request: Request) -> JSONResponse:
-    live = await _hub(request).tables.get_fresh(path_int(request, "table_id"))
+    live = await _hub(request).get_fresh(path_int(request, "table_id"))
     return JSONResponse(live.detail(await current_user(request), request_lang(request)))
 
 
@@ -130,8 +131,8 @@ async def reclaim(request: Request) -> JSONResponse:
     """A player a bot replaced (left, or timed out too often) takes their seat back."""
     user = await require_user(request)
     hub = _hub(request)
-    live = await hub.tables.get_fresh(path_int(request, "table_id"))
-    await hub.moves.reclaim(live, user)
+    live = await hub.get_fresh(path_int(request, "table_id"))
+    await hub.send(live, Reclaim(user))
     return JSONResponse(live.detail(user, request_lang(request)))
 
 
@@ -155,7 +156,7 @@ async def start(request: Request) -> JSONResponse:
 
 
 async def _finished(request: Request) -> LiveTable:
-    live = await _hub(request).tables.get_fresh(path_int(request, "table_id"))
+    live = await _hub(request).get_fresh(path_int(request, "table_id"))
     if live.row.status != "finished" or live.state is None:
         raise ApiError(409, "conflict", Message("error.not_over"))
     return live

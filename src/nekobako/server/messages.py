@@ -10,7 +10,6 @@ what a viewer already has) adds its own key: anything that decides the text belo
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -36,37 +35,6 @@ def _tuple(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
-class Shared:
-    """What one version of a table looks like to its viewers: parts (a seat's view, the detail)
-    and finished texts, dropped as soon as the table changes."""
-
-    def __init__(self) -> None:
-        self.version = -1
-        self.parts: dict[Hashable, Any] = {}
-        self.texts: dict[Hashable, str] = {}
-
-    def _at(self, version: int) -> None:
-        if version != self.version:
-            self.version = version
-            self.parts.clear()
-            self.texts.clear()
-
-    def part(self, version: int, key: Hashable, build: Callable[[], Any]) -> Any:
-        """A value computed once per version (do not mutate it: others share it)."""
-        self._at(version)
-        if key not in self.parts:
-            self.parts[key] = build()
-        return self.parts[key]
-
-    def text(self, version: int, key: Hashable, build: Callable[[], Any]) -> str:
-        """A message encoded once per version and key."""
-        self._at(version)
-        text = self.texts.get(key)
-        if text is None:
-            text = self.texts[key] = encode(build())
-        return text
-
-
 def state_text(
     table: LiveTable, seat: int | None, sent_events: int, sent_notices: int, lang: str = "en"
 ) -> tuple[str, int, int]:
@@ -90,7 +58,7 @@ def state_text(
             "table": {**detail, "you": seat, "notices": notices},
         }
 
-    body = shared.text(version, ("state", seat, sent_events, sent_notices, lang), build)
+    body = shared.text(version, ("state", seat, sent_events, sent_notices, lang), build, encode)
     # the clock carries the server's time of sending, so it is spliced in fresh every time
     return f'{body[:-1]},"clock":{encode(clock_json(table))}}}', len(events), len(notices)
 
@@ -121,13 +89,14 @@ def delta_state_text(
 
     full = shared.part(version, ("full", seat, lang), build_full)
     if base is None:
-        body = shared.text(version, ("full", seat, lang), lambda: full)
+        body = shared.text(version, ("full", seat, lang), lambda: full, encode)
     else:
         # the base is the shared message of its seat and version, so this text is shared too
         body = shared.text(
             version,
             ("delta", seat, lang, base["seat"], base["version"]),
             lambda: {"type": "delta", "base": base["version"], "version": version, "patch": diff(base, full)},
+            encode,
         )
     return f'{body[:-1]},"clock":{encode(clock_json(table))}}}', full
 

@@ -96,7 +96,7 @@ async def report(request: Request) -> JSONResponse:
     """POST {user, reason?}: report a player at this table to the operator."""
     hub = _hub(request)
     user = await require_user(request)
-    live = await hub.tables.get_fresh(path_int(request, "table_id"))
+    live = await hub.get_fresh(path_int(request, "table_id"))
     body = await read_body(request, Report, REPORT_REFUSALS)
     target = body.user
     if target == user["id"]:

@@ -44,7 +44,7 @@ async def index(request: Request) -> Response:
     live = hub.tables.live.get(table_id)
     if page == "table":
         with contextlib.suppress(ApiError):  # no such table: the page says so itself
-            live = await hub.tables.get_fresh(table_id)
+            live = await hub.get_fresh(table_id)
     user = await current_user(request)
     data = boot(request, user)
     if page in GAME_LIST_PAGES:  # the lobby draws its games at once, the replay names its options

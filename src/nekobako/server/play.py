@@ -26,6 +26,7 @@ from .errors import ApiError, CloseCode, Refusal, request_lang
 from .guards import same_origin_socket
 from .hub import Hub
 from .live import LiveTable
+from .moves import PersonMove
 from .requests import SESSION_COOKIE, current_user, valid_text
 from .wire import (
     FRAME_TYPES,
@@ -179,7 +180,7 @@ async def _action(hub: Hub, conn: Connection, seq: int, action: str) -> None:
         _refuse(conn, "spectator", Message("error.ws.spectator"), **echo)
         return
     try:
-        await hub.moves.submit(conn.table, seat, seq, action, person=conn.user["id"] if conn.user else None)
+        await hub.send(conn.table, PersonMove(seat, seq, action, conn.user["id"] if conn.user else None))
     except Refusal as refusal:
         _refuse(conn, refusal.code, refusal.message, **echo)
 

@@ -66,7 +66,7 @@ def rematch_json(live: LiveTable, offer: dict[str, Any] | None) -> dict[str, Any
 
 async def _finished_table(request: Request) -> tuple[Hub, LiveTable]:
     hub: Hub = request.app.state.hub
-    live = await hub.tables.get_fresh(path_int(request, "table_id"))
+    live = await hub.get_fresh(path_int(request, "table_id"))
     if live.row.status != "finished":
         raise ApiError(409, "conflict", Message("error.rematch_over"))
     return hub, live
@@ -114,7 +114,7 @@ async def _answer(request: Request, accept: bool) -> JSONResponse:
         raise ApiError(429, "quota", Message("error.rematch_strong", n=exc.mine, limit=exc.limit)) from None
     started = offer["new_table"]
     if started is not None and accept:
-        new = await hub.tables.get_fresh(started)
+        new = await hub.get_fresh(started)
         if new.row.status == "open":  # the last answer created it; start it (a second call finds it running)
             host = {"id": offer["offered_by"]}
             try:

@@ -49,7 +49,7 @@ def _hub(request: Request) -> Hub:
 async def _readable(request: Request) -> tuple[LiveTable, int]:
     """The finished table and the seat asked for; 409 before the game is over (as the replay),
     404 for a seat the table does not have."""
-    live = await _hub(request).tables.get_fresh(path_int(request, "table_id"))
+    live = await _hub(request).get_fresh(path_int(request, "table_id"))
     seat = path_int(request, "seat")
     if not may_read(live):
         raise ApiError(409, "conflict", Message("error.not_over"))

@@ -1,7 +1,8 @@
 """The lobby's changes to tables: list, create, join, leave, seat and remove bots, start.
 
-Each change checks under the table's lock, commits through `Tables.persist`, then tells the
-listeners (`Tables.changed`). A refused change raises `ApiError` before anything is written.
+Each change to an existing table is a command to its actor (`actor`: `TakeSeat`, `Leave`,
+`SeatBots`, `RemoveBot`, `Start`), which checks it, commits it through `Tables.persist` and tells
+the listeners. A refused change raises `ApiError` before anything is written.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import contextlib
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -23,20 +24,20 @@ from ..i18n import Message
 from ..store import games, leases, quotas
 from ..store.database import now
 from ..store.games import NoticeRow, SeatRow, TableRow
+from .actor import Request, catch_up, get_fresh, send
 from .choices import ChoiceTracker
 from .clock import clock_after, parse_clock
 from .conductor import LEASE_SECONDS
 from .errors import ApiError
 from .live import LiveTable, draw_chance_steps, new_notice
-from .moves import Moves
+from .moves import replace_by_bot
 from .requests import FieldRefusal, typed
 from .seat_bots import STRONG_LEVELS
 from .settings import Limits
-from .tables import Tables, retry_stale
+from .tables import Tables
 from .wire import AddBots, Join, NewTable
 
 PAGE_SIZE = (1, 100)
-retry = retry_stale(lambda: ApiError(503, "busy", Message("error.too_fast")))
 
 
 def available_game(name: Any) -> Any:
@@ -50,9 +51,8 @@ def available_game(name: Any) -> Any:
 
 
 class Rooms:
-    def __init__(self, tables: Tables, moves: Moves):
+    def __init__(self, tables: Tables):
         self.tables = tables
-        self.moves = moves
         self.limits = tables.limits
         self.started: Callable[[LiveTable], Awaitable[None]] | None = None  # after a game starts
 
@@ -81,7 +81,7 @@ class Rooms:
         for table_id in ids:
             with contextlib.suppress(ApiError):
                 found.append(await self.tables.get(table_id))
-        await self.tables.catch_up(found)
+        await catch_up(self.tables, found)
         page = found[:limit]
         cursor = page[-1].id if len(found) > limit else None
         return [t.detail(viewer, lang) for t in page], cursor
@@ -119,7 +119,7 @@ class Rooms:
                 row,
                 entries=entries,
                 check=self._new_table_check(user, level),
-                then=self._lease() if begin else None,
+                then=lease_started(self.tables.origin) if begin else None,
             )
         except (quotas.HostsTooMany, quotas.StrongBotsTooMany) as exc:
             raise quota_error(exc, self.limits) from None
@@ -133,11 +133,6 @@ class Rooms:
             if self.started is not None:
                 await self.started(live)
         return live
-
-    def _lease(self) -> Callable[..., None]:
-        """This process's lease of a table it starts, taken in the transaction that starts it
-        (`leases.hold_started`); the conductor's claim after it finds the lease its own."""
-        return partial(leases.hold_started, holder=self.tables.origin, until=time.time() + LEASE_SECONDS)
 
     def _new_table_check(self, user: dict[str, Any], level: str | None) -> Callable[[Connection], None]:
         """The quotas a new table counts against, in the transaction that stores it: the tables
@@ -161,140 +156,196 @@ class Rooms:
 
         return both
 
-    @retry
     async def join(self, user: dict[str, Any], table_id: int, body: dict[str, Any]) -> LiveTable:
         """`body` is the request's (`wire.Join`), typed once the table is known: its seats word a
         seat that is not a number."""
-        live = await self.tables.get_fresh(table_id)
+        live = await get_fresh(self.tables, table_id)
         seat = typed(body, Join, {"seat": lambda seat: _empty_seat(live, seat)}).seat
-        async with live.lock:
-            _require_open(live)
-            held = live.seat_of(user["id"])
-            if held is not None:
-                raise ApiError(409, "conflict", Message("error.already_seated", seat=held))
-            index = _empty_seat(live, seat)
-            seats = [replace(s) for s in live.row.seats]
-            seats[index] = SeatRow(index, "human", user["id"])
-            await self.tables.persist(live, seat_rows=seats, users={user["id"]: user})
-        self.tables.changed(live)
+        await send(self.tables, live, TakeSeat(user, seat))
         return live
 
-    @retry
     async def leave(self, user: dict[str, Any], table_id: int) -> LiveTable:
-        live = await self.tables.get_fresh(table_id)
-        async with live.lock:
-            seat = live.seat_of(user["id"])
-            if seat is None:
-                raise ApiError(409, "conflict", Message("error.not_seated"))
-            if live.row.status == "open":
-                seats = [replace(s) for s in live.row.seats]
-                seats[seat] = SeatRow(seat)
-                humans = [s.user_id for s in seats if s.kind == "human" and s.user_id is not None]
-                values: dict[str, Any] = {}
-                if not humans:
-                    values["status"] = "abandoned"
-                check: Callable[[Connection], None] | None = None
-                locks: tuple[str, ...] = ()
-                if live.row.host_id == user["id"]:
-                    values["host_id"] = None
-                    if humans:
-                        check = partial(self._pass_hosting, live.id, humans, values)
-                        locks = (*map(quotas.hosting_lock, humans), quotas.STRONG_LOCK)
-                await self.tables.persist(live, seat_rows=seats, values=values, check=check, locks=locks)
-            elif live.running:
-                await self.moves.replace_by_bot(live, seat, "left")
-        self.tables.changed(live)
+        live = await get_fresh(self.tables, table_id)
+        await send(self.tables, live, Leave(user, self.limits))
         return live
 
-    @retry
     async def add_bots(self, user: dict[str, Any], table_id: int, raw: dict[str, Any]) -> LiveTable:
         """`raw` is the request's body (`wire.AddBots`), typed once the table is known."""
-        live = await self.tables.get_fresh(table_id)
+        live = await get_fresh(self.tables, table_id)
         body = bots_body(raw, live)
         level = _bot_level(live.row.game, body.level, live.row.players, live.row.options)
-        fill = body.fill
-        async with live.lock:
-            _require_host(live, user)
-            _require_open(live)
-            seats = [replace(s) for s in live.row.seats]
-            if fill:
-                targets = [s.seat for s in seats if s.kind == "empty"]
-                if not targets:
-                    raise ApiError(409, "conflict", Message("error.all_taken"))
-            else:
-                targets = [_empty_seat(live, body.seat)]
-            for index in targets:
-                seats[index] = SeatRow(index, "bot", bot=level)
-            check = self._strong_bot_check(live) if level in STRONG_LEVELS else None
-            locks = (quotas.STRONG_LOCK,) if check is not None else ()
-            try:
-                await self.tables.persist(live, seat_rows=seats, check=check, locks=locks)
-            except quotas.StrongBotsTooMany as exc:
-                raise quota_error(exc, self.limits) from None
-        self.tables.changed(live)
+        await send(self.tables, live, SeatBots(user, level, body.fill, body.seat, self.limits))
         return live
 
-    @retry
     async def remove_seat(self, user: dict[str, Any], table_id: int, seat: int) -> LiveTable:
-        live = await self.tables.get_fresh(table_id)
-        async with live.lock:
-            _require_host(live, user)
-            _require_open(live)
-            if not 0 <= seat < live.row.players:
-                raise ApiError(409, "conflict", Message("error.no_seat", seat=seat))
-            if live.row.seats[seat].kind != "bot":
-                raise ApiError(409, "conflict", Message("error.only_bot_seat"))
-            seats = [replace(s) for s in live.row.seats]
-            seats[seat] = SeatRow(seat)
-            await self.tables.persist(live, seat_rows=seats)
-        self.tables.changed(live)
+        live = await get_fresh(self.tables, table_id)
+        await send(self.tables, live, RemoveBot(user, seat))
         return live
 
-    @retry
     async def start(self, user: dict[str, Any], table_id: int) -> LiveTable:
-        live = await self.tables.get_fresh(table_id)
-        async with live.lock:
-            _require_host(live, user)
-            _require_open(live)
-            _require_seated(live.row)
-            values, entries, notices, state = opening(live.row)
-            lease = partial(self._lease(), table_id=live.id)
-            await self.tables.persist(
-                live, values=values, first_seq=0, entries=entries, new_notices=notices, state=state, extra=lease
-            )
-        self.tables.changed(live)
+        live = await get_fresh(self.tables, table_id)
+        await send(self.tables, live, Start(user))
         if self.started is not None:
             await self.started(live)
         return live
 
-    def _pass_hosting(self, table_id: int, humans: list[int], values: dict[str, Any], conn: Connection) -> None:
-        """In the commit of a host's leaving: the first person still seated whom the limits let
-        host this table (`open_tables`, and `strong_bot_tables` if it has a searching bot)
-        becomes its host; when nobody may, the table closes (abandoned), as when the last person
-        leaves: a table nobody may host could never start."""
-        host = quotas.next_host(
-            conn,
-            table_id=table_id,
-            candidates=humans,
-            most_hosted=self.limits.open_tables,
-            levels=STRONG_LEVELS,
-            per_host_strong=self.limits.strong_bot_tables,
-        )
-        values["host_id"] = host
-        if host is None:
-            values["status"] = "abandoned"
 
-    def _strong_bot_check(self, live: LiveTable) -> Callable[[Connection], None]:
-        """Searching bots cost a process's whole second per move: a few tables per host and per
-        server (all processes together), counted in the transaction that seats the bot."""
-        return partial(
-            quotas.limit_strong_bots,
-            table_id=live.id,
-            host_id=live.row.host_id,
-            levels=STRONG_LEVELS,
-            per_host=self.limits.strong_bot_tables,
-            per_server=self.limits.server_strong_bot_tables,
+# -- the lobby's commands to a table's actor ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSeat(Request):
+    """A person sits down at an open table's empty `seat`."""
+
+    user: dict[str, Any]
+    seat: Any
+
+    async def apply(self, tables: Tables, live: LiveTable) -> None:
+        user = self.user
+        _require_open(live)
+        held = live.seat_of(user["id"])
+        if held is not None:
+            raise ApiError(409, "conflict", Message("error.already_seated", seat=held))
+        index = _empty_seat(live, self.seat)
+        seats = [replace(s) for s in live.row.seats]
+        seats[index] = SeatRow(index, "human", user["id"])
+        await tables.persist(live, seat_rows=seats, users={user["id"]: user})
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(Request):
+    """A person leaves: at an open table the seat empties (the last person's leaving abandons
+    it; a host's leaving passes hosting on); in a running game a bot takes the seat over."""
+
+    user: dict[str, Any]
+    limits: Limits
+
+    async def apply(self, tables: Tables, live: LiveTable) -> None:
+        user = self.user
+        seat = live.seat_of(user["id"])
+        if seat is None:
+            raise ApiError(409, "conflict", Message("error.not_seated"))
+        if live.row.status == "open":
+            seats = [replace(s) for s in live.row.seats]
+            seats[seat] = SeatRow(seat)
+            humans = [s.user_id for s in seats if s.kind == "human" and s.user_id is not None]
+            values: dict[str, Any] = {}
+            if not humans:
+                values["status"] = "abandoned"
+            check: Callable[[Connection], None] | None = None
+            locks: tuple[str, ...] = ()
+            if live.row.host_id == user["id"]:
+                values["host_id"] = None
+                if humans:
+                    check = partial(_pass_hosting, self.limits, live.id, humans, values)
+                    locks = (*map(quotas.hosting_lock, humans), quotas.STRONG_LOCK)
+            await tables.persist(live, seat_rows=seats, values=values, check=check, locks=locks)
+        elif live.running:
+            await replace_by_bot(tables, live, seat, "left")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBots(Request):
+    """The host seats a bot of `level` at `seat`, or at every empty seat (`fill`)."""
+
+    user: dict[str, Any]
+    level: str
+    fill: bool
+    seat: Any
+    limits: Limits
+
+    async def apply(self, tables: Tables, live: LiveTable) -> None:
+        _require_host(live, self.user)
+        _require_open(live)
+        seats = [replace(s) for s in live.row.seats]
+        if self.fill:
+            targets = [s.seat for s in seats if s.kind == "empty"]
+            if not targets:
+                raise ApiError(409, "conflict", Message("error.all_taken"))
+        else:
+            targets = [_empty_seat(live, self.seat)]
+        for index in targets:
+            seats[index] = SeatRow(index, "bot", bot=self.level)
+        check = _strong_bot_check(self.limits, live) if self.level in STRONG_LEVELS else None
+        locks = (quotas.STRONG_LOCK,) if check is not None else ()
+        try:
+            await tables.persist(live, seat_rows=seats, check=check, locks=locks)
+        except quotas.StrongBotsTooMany as exc:
+            raise quota_error(exc, self.limits) from None
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveBot(Request):
+    """The host takes the bot at `seat` away."""
+
+    user: dict[str, Any]
+    seat: int
+
+    async def apply(self, tables: Tables, live: LiveTable) -> None:
+        seat = self.seat
+        _require_host(live, self.user)
+        _require_open(live)
+        if not 0 <= seat < live.row.players:
+            raise ApiError(409, "conflict", Message("error.no_seat", seat=seat))
+        if live.row.seats[seat].kind != "bot":
+            raise ApiError(409, "conflict", Message("error.only_bot_seat"))
+        seats = [replace(s) for s in live.row.seats]
+        seats[seat] = SeatRow(seat)
+        await tables.persist(live, seat_rows=seats)
+
+
+@dataclass(frozen=True, slots=True)
+class Start(Request):
+    """The host starts the game; this process takes the table's lease in the same transaction."""
+
+    user: dict[str, Any]
+
+    async def apply(self, tables: Tables, live: LiveTable) -> None:
+        _require_host(live, self.user)
+        _require_open(live)
+        _require_seated(live.row)
+        values, entries, notices, state = opening(live.row)
+        lease = partial(lease_started(tables.origin), table_id=live.id)
+        await tables.persist(
+            live, values=values, first_seq=0, entries=entries, new_notices=notices, state=state, extra=lease
         )
+
+
+def lease_started(holder: str) -> Callable[..., None]:
+    """This process's lease of a table it starts, taken in the transaction that starts it
+    (`leases.hold_started`); the conductor's claim after it finds the lease its own."""
+    return partial(leases.hold_started, holder=holder, until=time.time() + LEASE_SECONDS)
+
+
+def _pass_hosting(limits: Limits, table_id: int, humans: list[int], values: dict[str, Any], conn: Connection) -> None:
+    """In the commit of a host's leaving: the first person still seated whom the limits let
+    host this table (`open_tables`, and `strong_bot_tables` if it has a searching bot)
+    becomes its host; when nobody may, the table closes (abandoned), as when the last person
+    leaves: a table nobody may host could never start."""
+    host = quotas.next_host(
+        conn,
+        table_id=table_id,
+        candidates=humans,
+        most_hosted=limits.open_tables,
+        levels=STRONG_LEVELS,
+        per_host_strong=limits.strong_bot_tables,
+    )
+    values["host_id"] = host
+    if host is None:
+        values["status"] = "abandoned"
+
+
+def _strong_bot_check(limits: Limits, live: LiveTable) -> Callable[[Connection], None]:
+    """Searching bots cost a process's whole second per move: a few tables per host and per
+    server (all processes together), counted in the transaction that seats the bot."""
+    return partial(
+        quotas.limit_strong_bots,
+        table_id=live.id,
+        host_id=live.row.host_id,
+        levels=STRONG_LEVELS,
+        per_host=limits.strong_bot_tables,
+        per_server=limits.server_strong_bot_tables,
+    )
 
 
 def quota_error(exc: quotas.HostsTooMany | quotas.StrongBotsTooMany, limits: Limits) -> ApiError:

@@ -1,5 +1,5 @@
 """Bots sitting at tables. They get exactly what a person in the seat gets (the seat's view and
-legal actions) and their answer goes through the same `submit` as a person's message.
+legal actions) and their answer goes to the table's actor as a person's move does (`moves.BotMove`).
 
 Search is slow Python, so searching levels run in separate processes (`workers.py`), quick ones
 in a thread, never on the event loop. The server gives ISMCTS a time budget instead of an

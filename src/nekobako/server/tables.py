@@ -1,13 +1,14 @@
 """The tables a server process holds in memory, and the one way to change one: `persist`.
 
-One rule holds throughout: under the table's lock, a change is computed on copies, committed to
-the database in one transaction, and only then swapped into memory and announced (`changed`).
-A table whose last commit is in doubt is read back from the database before its next change.
+One rule holds throughout: in the table's actor (`actor`), a change is computed on copies,
+committed to the database in one transaction, and only then swapped into memory and announced
+(`changed`). A table whose last commit is in doubt is read back from the database before its
+next change (by its actor).
 
 Several processes may serve one (PostgreSQL) database. The database, not a process's memory,
 orders the changes: each commit names the revision it was computed from, and a commit from a copy
-that fell behind is refused (`StaleCopy`); the copy is read again and the change checked and
-computed again (`retry_stale`). Other processes hear of each group commit, once it committed,
+that fell behind is refused (`StaleCopy`); the copy is read again and the actor checks and
+computes the change again. Other processes hear of each group commit, once it committed,
 through `signals` and bring their copies up to date (`refresh`).
 """
 
@@ -15,14 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import functools
 import logging
 import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any, ParamSpec, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import Engine
 
@@ -43,34 +43,12 @@ log = logging.getLogger("nekobako.server")
 LIVE = ("open", "running")  # tables always in memory
 MAX_TABLE_ID = 2**31 - 1  # the id column is a 32-bit integer; larger numbers name no table
 
-STALE_RETRIES = 8  # another process changing the same table this many times in a row: give up
 Listener = Callable[[LiveTable], None]
-P = ParamSpec("P")
-T = TypeVar("T")
 
 
 class Stale(Exception):
     """The copy in memory was behind the database; it has been read again, so check and compute
     the change again."""
-
-
-def retry_stale(gave_up: Callable[[], Exception]) -> Callable[[Callable[P, Awaitable[T]]], Callable[P, Awaitable[T]]]:
-    """Run a change again (from its checks on) while it was computed from a copy that fell behind;
-    raise `gave_up()` if another process keeps winning."""
-
-    def wrap(change: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
-        @functools.wraps(change)
-        async def attempt(*args: P.args, **kwargs: P.kwargs) -> T:
-            for _ in range(STALE_RETRIES):
-                try:
-                    return await change(*args, **kwargs)
-                except Stale:
-                    continue
-            raise gave_up()
-
-        return attempt
-
-    return wrap
 
 
 def process_name() -> str:
@@ -199,24 +177,6 @@ class Tables:
         self.keep_or_evict(live)
         return live
 
-    async def get_fresh(self, table_id: int) -> LiveTable:
-        """The table as the database has it now, for a request that reads it or decides on it (a
-        person's requests may reach different processes): a copy that has not heard of another
-        process's last change yet is brought up to date first."""
-        live = await self.get(table_id)
-        await self.catch_up([live])
-        return live
-
-    async def catch_up(self, copies: list[LiveTable]) -> None:
-        """Bring the copies that fell behind the database up to it (one query to find them). Only
-        with several processes: on SQLite this process made every change itself."""
-        if not self.signals.enabled or not copies:
-            return
-        stored = await self.db(games.revisions, [live.id for live in copies])
-        for live in copies:
-            if stored.get(live.id, live.row.revision) > live.row.revision:
-                await self.refresh(live, stored[live.id])
-
     def keep_or_evict(self, live: LiveTable) -> None:
         """Finished and abandoned tables are kept in memory only while someone may look at them:
         the most recent `finished_in_memory` of them (the rest are read again on demand)."""
@@ -250,7 +210,7 @@ class Tables:
     async def reload(self, live: LiveTable, *, stale: bool = False) -> None:
         """Make memory match the database again after a commit whose outcome is unknown, or one
         refused because another process changed the table first (`stale`, no warning: that is
-        how processes take turns). Lock held. Raises when the database cannot be read; the
+        how processes take turns). In the actor. Raises when the database cannot be read; the
         table then stays `uncertain`."""
         fresh = await self._load(live.id)
         live.row, live.users, live.state, live.tracker, live.entries = (
@@ -274,47 +234,36 @@ class Tables:
         when known): read the row, seats and notices and apply only the new record entries. Tells
         the listeners and returns True when something changed. Without `revision` (a process that
         has just claimed the table, most often one it has just made) the stored revision is asked
-        first: one small query instead of reading the table again when nothing changed."""
-        async with live.lock:
-            if revision is None:
-                revision = (await self.db(games.revisions, [live.id])).get(live.id, live.row.revision + 1)
-            if live.row.revision >= revision:
-                return False
-            row = await self.db(games.load_table, live.id)
-            if row is None or row.revision <= live.row.revision:
-                return False
-            state, tracker = live.state, live.tracker
-            if row.status in ("running", "finished"):
-                if state is not None and tracker is not None and row.seq >= live.row.seq:
-                    new = await self.db(games.load_actions, live.id, live.row.seq)
-                    state, tracker = state.clone(), tracker.copy()
-                    advance(state, tracker, new, live.row.seq)
-                    entries = [*live.entries, *new]
-                else:
-                    entries = await self.db(games.load_actions, live.id)
-                    state, tracker = await asyncio.to_thread(rebuild, row, entries)
-                row.seq = len(entries)
-                live.entries = entries
-            missing = [s.user_id for s in row.seats if s.user_id is not None and s.user_id not in live.users]
-            if row.host_id is not None and row.host_id not in live.users:
-                missing.append(row.host_id)
-            if missing:
-                live.users.update(await self.db(accounts.users_by_id, missing))
-            live.row, live.state, live.tracker = row, state, tracker
-            live.version += 1
+        first: one small query instead of reading the table again when nothing changed. In the
+        table's actor only (`actor.Refresh`), which then tells the listeners."""
+        if revision is None:
+            revision = (await self.db(games.revisions, [live.id])).get(live.id, live.row.revision + 1)
+        if live.row.revision >= revision:
+            return False
+        row = await self.db(games.load_table, live.id)
+        if row is None or row.revision <= live.row.revision:
+            return False
+        state, tracker = live.state, live.tracker
+        if row.status in ("running", "finished"):
+            if state is not None and tracker is not None and row.seq >= live.row.seq:
+                new = await self.db(games.load_actions, live.id, live.row.seq)
+                state, tracker = state.clone(), tracker.copy()
+                advance(state, tracker, new, live.row.seq)
+                entries = [*live.entries, *new]
+            else:
+                entries = await self.db(games.load_actions, live.id)
+                state, tracker = await asyncio.to_thread(rebuild, row, entries)
+            row.seq = len(entries)
+            live.entries = entries
+        missing = [s.user_id for s in row.seats if s.user_id is not None and s.user_id not in live.users]
+        if row.host_id is not None and row.host_id not in live.users:
+            missing.append(row.host_id)
+        if missing:
+            live.users.update(await self.db(accounts.users_by_id, missing))
+        live.row, live.state, live.tracker = row, state, tracker
+        live.version += 1
         self.keep_or_evict(live)
-        self.changed(live)
         return True
-
-    async def settle_uncertain(self, live: LiveTable) -> None:
-        """Before any change to a table whose last commit is in doubt (lock held)."""
-        if not live.uncertain:
-            return
-        try:
-            await self.reload(live)
-        except Exception:
-            log.warning("table %s: the database is still unreachable", live.id)
-            raise Refusal("unavailable", Message("error.unavailable")) from None
 
     # -- changing a table ----------------------------------------------------------------------
     async def persist(
@@ -333,8 +282,9 @@ class Tables:
         lease: int | None = None,
         locks: tuple[str, ...] = (),
     ) -> None:
-        """Commit one change, then (and only then) show it in memory. Shielded: once the commit
-        has started, cancelling the caller cannot leave memory behind the database. `check` and
+        """Commit one change, then (and only then) show it in memory; in the table's actor only.
+        Shielded: once the commit has started, cancelling the actor (at shutdown) cannot leave
+        memory behind the database. `check` and
         `locks`: a quota counted in the commit (`games.Change`). `lease`: a
         driver's change, made under this epoch of this process's lease; refused with `LeaseLost`
         (nothing changes) once another process holds the table."""
