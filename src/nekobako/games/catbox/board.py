@@ -162,7 +162,7 @@ def _every_deal(setup: Setup) -> tuple[tuple[Deal, float], ...]:
     def splits(left: tuple[int, ...], parts: list[int]) -> list[list[tuple[int, ...]]]:
         if not parts:
             return [[]]
-        found = []
+        found: list[list[tuple[int, ...]]] = []
         for counts in product(*(range(c + 1) for c in left)):
             if sum(counts) == parts[0]:
                 rest = tuple(c - t for c, t in zip(left, counts, strict=True))
