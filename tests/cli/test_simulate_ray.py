@@ -186,6 +186,9 @@ def test_a_local_cluster_that_cannot_start_is_one_message_and_exit_code_2(lang, 
     assert words in proc.stderr and "Not a directory" in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
     assert not list(records.glob("*.json"))
+    deadline = time.monotonic() + 30  # a failed start's processes take a moment to exit
+    while ray_pids() - others and time.monotonic() < deadline:
+        time.sleep(0.5)
     assert not ray_pids() - others, "nothing of the cluster is left running"
 
 
