@@ -145,12 +145,15 @@ async def run(tables: Tables, live: LiveTable) -> None:
 
 
 async def _step(tables: Tables, live: LiveTable, command: Command) -> Any:
-    """One command: handled, then (when it changed the table) told to the listeners."""
+    """One command: handled, then (when it changed the table) told to the listeners; also when
+    it was refused after the copy was read back (a stale commit, an uncertain one), so that the
+    connections see what another process did even though this command changed nothing."""
     before = live.version
-    outcome = await _handle(tables, live, command)
-    if live.version != before:
-        tables.changed(live)
-    return outcome
+    try:
+        return await _handle(tables, live, command)
+    finally:
+        if live.version != before:
+            tables.changed(live)
 
 
 def _refuse_queued(live: LiveTable) -> None:
