@@ -120,7 +120,7 @@ def test_a_bot_move_for_a_seat_its_person_took_back_is_refused(tmp_path: Path) -
     async def check(hub: Hub, live: LiveTable, people: list[dict[str, Any]]) -> None:
         seat, move = a_legal_move(live)
         person = next(p for p in people if p["id"] == live.row.seats[seat].user_id)
-        await hub.send(live, Leave(person, hub.limits))
+        await hub.send(live, Leave(person))
         assert live.row.seats[seat].kind == "bot"
         turns, seq = live.seat_turns(seat), live.row.seq  # what the bot saw when it chose
         await hub.send(live, Reclaim(person))
