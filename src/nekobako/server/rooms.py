@@ -51,7 +51,7 @@ def available_game(name: Any) -> Any:
 
 
 class Rooms:
-    def __init__(self, tables: Tables):
+    def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.limits = tables.limits
         self.started: Callable[[LiveTable], Awaitable[None]] | None = None  # after a game starts
