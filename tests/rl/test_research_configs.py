@@ -10,6 +10,7 @@ import random
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -123,18 +124,23 @@ def test_a_one_round_game_ends_after_its_round() -> None:
 def test_cfr_lowers_the_exploitability_of_the_smallest_two_player_box() -> None:
     """About a minute: the tree has 25,000 nodes, each a Python engine state."""
     pyspiel = pytest.importorskip("pyspiel")
-    from open_spiel.python.algorithms import cfr, exploitability
-
     from nekobako.rl import openspiel
 
     openspiel.register()
     game = pyspiel.load_game("nekobako_shutbox", {"players": 2, "tiles": 2, "length": "one", "scoring": "digits"})
-    solver = cfr.CFRSolver(game)
-    solver.evaluate_and_update_policy()
-    first = exploitability.nash_conv(game, solver.average_policy())
-    solver.evaluate_and_update_policy()
-    second = exploitability.nash_conv(game, solver.average_policy())
+    first, second = _nash_conv_after_one_and_two_cfr_iterations(game)
     assert 0 <= second < first
+
+
+def _nash_conv_after_one_and_two_cfr_iterations(game: Any) -> tuple[float, float]:
+    from open_spiel.python.algorithms import cfr, exploitability
+
+    solver = cfr.CFRSolver(game)
+    nash_convs = []
+    for _ in range(2):
+        solver.evaluate_and_update_policy()
+        nash_convs.append(exploitability.nash_conv(game, solver.average_policy()))
+    return nash_convs[0], nash_convs[1]
 
 
 @pytest.mark.parametrize("level", ["greedy", "ismcts"])
@@ -156,7 +162,7 @@ def test_the_bots_play_the_small_cat_in_the_box(level: str) -> None:
         assert sum(state.view(None)["tricks"]) == 2
 
 
-def _catbox_game():
+def _catbox_game() -> Any:
     pyspiel = pytest.importorskip("pyspiel")
     from nekobako.rl import openspiel
 
@@ -207,12 +213,5 @@ def test_the_small_cat_in_the_box_tree_is_small_enough_to_walk_whole() -> None:
 @pytest.mark.slow
 def test_cfr_lowers_the_exploitability_of_the_small_cat_in_the_box() -> None:
     """About a minute: two CFR iterations and two NashConvs over 24,000 Python engine states."""
-    from open_spiel.python.algorithms import cfr, exploitability
-
-    game = _catbox_game()
-    solver = cfr.CFRSolver(game)
-    solver.evaluate_and_update_policy()
-    first = exploitability.nash_conv(game, solver.average_policy())
-    solver.evaluate_and_update_policy()
-    second = exploitability.nash_conv(game, solver.average_policy())
+    first, second = _nash_conv_after_one_and_two_cfr_iterations(_catbox_game())
     assert 0 <= second < first

@@ -1,6 +1,7 @@
 """A table's actor (`server/actor.py`) on the real store (a SQLite file): commands from many
 senders are handled one at a time in the order sent; a refused move changes nothing; a bot's
-move for a seat its person took back is refused; a stopped actor refuses what it had not begun."""
+move for a seat its person took back is refused; a command refused after its copy was read back
+still tells the listeners; a stopped actor refuses what it had not begun."""
 
 from __future__ import annotations
 
@@ -119,7 +120,7 @@ def test_a_bot_move_for_a_seat_its_person_took_back_is_refused(tmp_path: Path) -
     async def check(hub: Hub, live: LiveTable, people: list[dict[str, Any]]) -> None:
         seat, move = a_legal_move(live)
         person = next(p for p in people if p["id"] == live.row.seats[seat].user_id)
-        await hub.send(live, Leave(person, hub.limits))
+        await hub.send(live, Leave(person))
         assert live.row.seats[seat].kind == "bot"
         turns, seq = live.seat_turns(seat), live.row.seq  # what the bot saw when it chose
         await hub.send(live, Reclaim(person))
@@ -168,5 +169,30 @@ def test_a_stopped_actor_refuses_new_commands_and_those_it_had_not_begun(tmp_pat
         assert refused_request.value.status == 503
         assert live.entries == entries == await hub.db(games.load_actions, live.id)
         assert live.actor is None
+
+    at_a_running_table(tmp_path, check)
+
+
+@dataclass(frozen=True)
+class ReadBackThenRefused(actor.Command):
+    """What a command does when its commit was stale (`Tables.persist`: the copy read back from
+    the database) and its checks then refuse it against the fresh copy."""
+
+    async def apply(self, tables: Tables, live: LiveTable) -> None:
+        await tables.reload(live, stale=True)
+        raise Refusal("stale", "the position changed")
+
+
+def test_a_command_refused_after_the_copy_was_read_back_still_tells_the_listeners(tmp_path: Path) -> None:
+    async def check(hub: Hub, live: LiveTable, people: list[dict[str, Any]]) -> None:
+        told: list[int] = []
+        hub.tables.listeners.append(lambda changed: told.append(changed.version))
+        version = live.version
+        with pytest.raises(Refusal):
+            await hub.send(live, ReadBackThenRefused())
+        assert live.version > version and told == [live.version]
+        with pytest.raises(Refusal):  # refused before anything was read: nobody is told
+            await hub.send(live, PersonMove(0, live.row.seq, "no such move", None))
+        assert told == [live.version]
 
     at_a_running_table(tmp_path, check)

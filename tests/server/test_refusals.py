@@ -113,8 +113,8 @@ def test_oversized_frames_close_and_foreign_origins_are_refused(sqlite_server) -
 
 
 def test_racing_copies_of_one_action_are_applied_once(server) -> None:
-    """Several connections of the same seat fire the same action at once: the table's lock lets
-    exactly one through; the others are stale."""
+    """Several connections of the same seat fire the same action at once: the table's actor
+    handles them one at a time, so exactly one goes through; the others are stale."""
     with clients(server, 2) as (alice, bob):
         table_id, socks = started_shutbox(alice, bob, alice_signs_up=True)
         mover = socks[0].last["view"]["to_move"][0]

@@ -14,11 +14,11 @@ def test_a_research_configuration_is_refused_at_a_table(server) -> None:
             assert answer.status_code == 400, answer.text[:300]
             body = answer.json()
             assert body["code"] == "invalid_options" and "research configuration" in body["error"]
-        answer = alice.post("/api/tables", {"game": "catbox", "seats": 2, "options": {"side": "small"}})
+        small = {"game": "catbox", "seats": 2, "options": {"side": "small"}}
+        answer = alice.post("/api/tables", small)
         assert answer.status_code == 400 and answer.json()["code"] == "invalid_options", answer.text[:300]
         assert "'side' = small is a research configuration" in answer.json()["error"]
-        body = {"game": "catbox", "seats": 2, "options": {"side": "small"}}
-        answer = alice.http.post("/api/tables", json=body, headers={"Accept-Language": "ja"})
+        answer = alice.http.post("/api/tables", json=small, headers={"Accept-Language": "ja"})
         assert answer.status_code == 400 and "研究用" in answer.json()["error"], answer.text[:300]
         assert alice.ok(alice.get("/api/tables"))["tables"] == []
         games = alice.ok(alice.get("/api/games"))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,12 +145,15 @@ async def run(tables: Tables, live: LiveTable) -> None:
 
 
 async def _step(tables: Tables, live: LiveTable, command: Command) -> Any:
-    """One command: handled, then (when it changed the table) told to the listeners."""
+    """One command: handled, then (when it changed the table) told to the listeners; also when
+    it was refused after the copy was read back (a stale commit, an uncertain one), so that the
+    connections see what another process did even though this command changed nothing."""
     before = live.version
-    outcome = await _handle(tables, live, command)
-    if live.version != before:
-        tables.changed(live)
-    return outcome
+    try:
+        return await _handle(tables, live, command)
+    finally:
+        if live.version != before:
+            tables.changed(live)
 
 
 def _refuse_queued(live: LiveTable) -> None:
@@ -175,9 +178,10 @@ async def _handle(tables: Tables, live: LiveTable, command: Command) -> Any:
     raise command.gave_up()
 
 
-async def stop(tables: Tables, lives: Iterable[LiveTable]) -> None:
+async def stop(tables: Tables, lives: Collection[LiveTable]) -> None:
     """At shutdown (`tables.closing` set: new commands are refused): the actors end, and the
-    commands they had not begun are refused."""
+    commands they had not begun are refused. `lives` is read twice (a collection, not an
+    iterator: a generator would leave the queued commands unanswered)."""
     tasks = [live.actor for live in lives if isinstance(live.actor, asyncio.Task)]
     for task in tasks:
         task.cancel()

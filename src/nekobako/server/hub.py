@@ -4,9 +4,9 @@ clock of a running table woken (`drivers`).
 
 Every change to a table is a command to that table's actor (`actor`; the commands are in
 `moves`, `rooms` and `conductor`), handled one at a time; the socket, the lobby's requests, the
-drivers, the conductor and other processes' signals only send commands. Who imports whom, with
-no circle and nothing importing upwards: live → tables → actor → moves, conductor → drivers,
-rooms → hub; connections → messages → live. The hub listens to `Tables.changed`; the parts
+drivers, the conductor and other processes' signals only send commands. Who imports whom (A → B:
+B imports A), in layers with no circle: live → tables → actor → moves, conductor → drivers,
+rooms → hub; live → messages → connections. The hub listens to `Tables.changed`; the parts
 below it never import the hub (the endpoints above it do).
 
 With several processes on one database, the hub also hears other processes' changes

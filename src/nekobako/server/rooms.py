@@ -51,7 +51,7 @@ def available_game(name: Any) -> Any:
 
 
 class Rooms:
-    def __init__(self, tables: Tables):
+    def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.limits = tables.limits
         self.started: Callable[[LiveTable], Awaitable[None]] | None = None  # after a game starts
@@ -166,7 +166,7 @@ class Rooms:
 
     async def leave(self, user: dict[str, Any], table_id: int) -> LiveTable:
         live = await get_fresh(self.tables, table_id)
-        await send(self.tables, live, Leave(user, self.limits))
+        await send(self.tables, live, Leave(user))
         return live
 
     async def add_bots(self, user: dict[str, Any], table_id: int, raw: dict[str, Any]) -> LiveTable:
@@ -174,7 +174,7 @@ class Rooms:
         live = await get_fresh(self.tables, table_id)
         body = bots_body(raw, live)
         level = _bot_level(live.row.game, body.level, live.row.players, live.row.options)
-        await send(self.tables, live, SeatBots(user, level, body.fill, body.seat, self.limits))
+        await send(self.tables, live, SeatBots(user, level, body.fill, body.seat))
         return live
 
     async def remove_seat(self, user: dict[str, Any], table_id: int, seat: int) -> LiveTable:
@@ -218,7 +218,6 @@ class Leave(Request):
     it; a host's leaving passes hosting on); in a running game a bot takes the seat over."""
 
     user: dict[str, Any]
-    limits: Limits
 
     async def apply(self, tables: Tables, live: LiveTable) -> None:
         user = self.user
@@ -237,7 +236,7 @@ class Leave(Request):
             if live.row.host_id == user["id"]:
                 values["host_id"] = None
                 if humans:
-                    check = partial(_pass_hosting, self.limits, live.id, humans, values)
+                    check = partial(_pass_hosting, tables.limits, live.id, humans, values)
                     locks = (*map(quotas.hosting_lock, humans), quotas.STRONG_LOCK)
             await tables.persist(live, seat_rows=seats, values=values, check=check, locks=locks)
         elif live.running:
@@ -252,7 +251,6 @@ class SeatBots(Request):
     level: str
     fill: bool
     seat: Any
-    limits: Limits
 
     async def apply(self, tables: Tables, live: LiveTable) -> None:
         _require_host(live, self.user)
@@ -266,12 +264,12 @@ class SeatBots(Request):
             targets = [_empty_seat(live, self.seat)]
         for index in targets:
             seats[index] = SeatRow(index, "bot", bot=self.level)
-        check = _strong_bot_check(self.limits, live) if self.level in STRONG_LEVELS else None
+        check = _strong_bot_check(tables.limits, live) if self.level in STRONG_LEVELS else None
         locks = (quotas.STRONG_LOCK,) if check is not None else ()
         try:
             await tables.persist(live, seat_rows=seats, check=check, locks=locks)
         except quotas.StrongBotsTooMany as exc:
-            raise quota_error(exc, self.limits) from None
+            raise quota_error(exc, tables.limits) from None
 
 
 @dataclass(frozen=True, slots=True)
