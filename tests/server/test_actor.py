@@ -196,3 +196,27 @@ def test_a_command_refused_after_the_copy_was_read_back_still_tells_the_listener
         assert told == [live.version]
 
     at_a_running_table(tmp_path, check)
+
+
+def test_a_failed_commit_that_cannot_be_read_back_is_refused_in_the_readers_language(tmp_path: Path) -> None:
+    """The database went away with a commit in doubt: the player is told so (not "nothing
+    changed", which may be untrue), in either language, and the table stays in doubt: it is
+    read back before its next change."""
+    from server_harness import free_port
+    from sqlalchemy import create_engine
+
+    async def check(hub: Hub, live: LiveTable, people: list[dict[str, Any]]) -> None:
+        stored = hub.tables.engine
+        hub.tables.engine = create_engine(f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/gone")
+        try:
+            with pytest.raises(Refusal) as refused:
+                await hub.tables.after_failed_commit(live, live.row.seq + 1)
+        finally:
+            hub.tables.engine.dispose()
+            hub.tables.engine = stored
+        assert refused.value.code == "unavailable" and refused.value.message.key == "error.store_unknown"
+        assert "cannot tell yet" in refused.value.message.text("en")
+        assert "保存されたかどうか" in refused.value.message.text("ja")
+        assert live.uncertain
+
+    at_a_running_table(tmp_path, check)

@@ -336,11 +336,7 @@ class Tables:
             await self.reload(live)
         except Exception:
             log.warning("table %s: cannot read the table back; it reloads before its next change", live.id)
-            raise Refusal(
-                "unavailable",
-                "the server lost its database and cannot tell yet whether your action was stored; "
-                "the table shows the truth as soon as it is back",
-            ) from None
+            raise Refusal("unavailable", Message("error.store_unknown")) from None
         if live.row.seq < stored_seq:
             raise Refusal("unavailable", Message("error.not_stored"))
         log.warning("table %s: the action was stored although its commit reported a failure", live.id)
