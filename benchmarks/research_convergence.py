@@ -26,6 +26,8 @@ def main() -> None:
     parser.add_argument("--cfr", type=int, default=32, help="CFR iterations (the table doubles up to it)")
     parser.add_argument("--mccfr", type=int, default=4096, help="external-sampling MCCFR iterations")
     args = parser.parse_args()
+    if args.game == "catbox" and args.players != 2:
+        parser.error("the small Cat in the Box is for 2 players only (--players 2)")
     openspiel.register()
     if args.game == "shutbox":
         params = {"players": args.players, "tiles": args.tiles, "length": "one", "scoring": "digits"}
