@@ -1,7 +1,9 @@
 """A table's actor (`server/actor.py`) on the real store (a SQLite file): commands from many
 senders are handled one at a time in the order sent; a refused move changes nothing; a bot's
 move for a seat its person took back is refused; a command refused after its copy was read back
-still tells the listeners; a stopped actor refuses what it had not begun."""
+still tells the listeners; a stopped actor refuses what it had not begun; a commit whose sender
+stopped waiting lands before the next command and is told; a commit in doubt that cannot be
+read back is refused in the reader's language."""
 
 from __future__ import annotations
 
@@ -218,5 +220,43 @@ def test_a_failed_commit_that_cannot_be_read_back_is_refused_in_the_readers_lang
         assert "cannot tell yet" in refused.value.message.text("en")
         assert "保存されたかどうか" in refused.value.message.text("ja")
         assert live.uncertain
+
+    at_a_running_table(tmp_path, check)
+
+
+@dataclass(frozen=True)
+class Looks(actor.Command):
+    """A command that only reports the record's length when it begins."""
+
+    async def apply(self, tables: Tables, live: LiveTable) -> int:
+        return live.row.seq
+
+
+def test_a_move_whose_sender_stopped_mid_commit_lands_before_the_next_command_and_is_told(tmp_path: Path) -> None:
+    """A sender's task cancelled while its commit is in flight (a bot's task stopped when its
+    lease is lost): the commit still lands, the next command begins only after it (never beside
+    it), and the listeners are told of it even when no command follows."""
+    from nekobako.server.faults import Faults
+
+    async def check(hub: Hub, live: LiveTable, people: list[dict[str, Any]]) -> None:
+        hub.tables.faults = Faults("slow_commit")  # a played action's commit takes 0.3 s longer
+        told: list[int] = []
+        hub.tables.listeners.append(lambda changed: told.append(changed.version))
+        for follow in (True, False):
+            seat, move = a_legal_move(live)
+            seq, version = live.row.seq, live.version
+            sender = asyncio.create_task(hub.send(live, PersonMove(seat, seq, move, live.row.seats[seat].user_id)))
+            await asyncio.sleep(0.1)  # the commit has begun
+            sender.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await sender
+            assert live.row.seq == seq and not told  # not landed yet
+            if follow:
+                assert await hub.send(live, Looks()) == seq + 1
+            else:
+                await asyncio.sleep(0.5)
+            assert live.row.seq == seq + 1 and told == [version + 1]
+            assert games.load_table(hub.tables.engine, live.id).seq == seq + 1
+            told.clear()
 
     at_a_running_table(tmp_path, check)

@@ -150,10 +150,26 @@ async def _step(tables: Tables, live: LiveTable, command: Command) -> Any:
     connections see what another process did even though this command changed nothing."""
     before = live.version
     try:
+        if live.landing is not None:  # a change a cancelled step began: it ends first
+            landing, before = live.landing
+            with contextlib.suppress(Exception):  # its own step reported (or dropped) the outcome
+                await asyncio.shield(landing)
+            live.landing = None
         return await _handle(tables, live, command)
+    except asyncio.CancelledError:
+        if live.landing is not None:  # its commit still lands: a step of its own takes it up then
+            live.landing[0].add_done_callback(lambda _: _take_up(tables, live))
+        raise
     finally:
         if live.version != before:
             tables.changed(live)
+
+
+def _take_up(tables: Tables, live: LiveTable) -> None:
+    """A cancelled step's commit ended and no step has waited for it yet: one does, which tells
+    the listeners when it was stored (the copy is then at that revision: nothing is read)."""
+    if live.landing is not None:
+        post(tables, live, Refresh(live.row.revision))
 
 
 def _refuse_queued(live: LiveTable) -> None:

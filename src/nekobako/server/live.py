@@ -97,6 +97,9 @@ class LiveTable:
     # commands waiting for the table's actor (`actor.Command`), and the actor while it runs
     inbox: collections.deque[tuple[Any, asyncio.Future[Any] | None]] = field(default_factory=collections.deque)
     actor: Any = None  # its task while it runs (`actor.SENDER`: a sender runs its step)
+    # a commit still landing after the step that began it was cancelled, and the version before it:
+    # the next step waits for it (`actor._step`), so no two changes ever overlap
+    landing: tuple[asyncio.Future[None], int] | None = None
     connections: set[Viewer] = field(default_factory=set)
     version: int = 0  # bumped on every change, so writers can skip unchanged state messages
     bot_task: asyncio.Task[None] | None = None

@@ -321,8 +321,12 @@ class Tables:
                 live.users.update(users)
             live.version += 1
 
+        landing = asyncio.ensure_future(work())
         try:
-            await asyncio.shield(asyncio.ensure_future(work()))
+            await asyncio.shield(landing)
+        except asyncio.CancelledError:  # the step's task was cancelled: its commit still lands
+            live.landing = (landing, live.version)  # the actor's next step waits for it
+            raise
         except StaleCopy:
             await self.reload(live, stale=True)
             raise Stale() from None
