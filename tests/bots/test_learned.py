@@ -142,14 +142,17 @@ def test_the_policy_scores_from_the_view_alone() -> None:
     [
         ("catbox", 2, "learned,greedy", "wins"),
         ("catbox", 4, "learned,greedy,greedy,greedy", "wins"),  # fine-tuned against greedy
+        ("catbox", 5, "learned,greedy,greedy,greedy,greedy", "wins"),  # imitation of greedy, fine-tuned
         ("catopomp", 4, "learned,greedy,greedy,greedy", "loses less"),  # fine-tuned against greedy
+        ("catopomp", 3, "learned,greedy,greedy", "loses less"),  # 2,000 games: 400 are too few to tell
         ("shutbox", 1, "learned", "shut"),
     ],
 )
 def test_learned_beats_greedy(game: str, players: int, bots: str, check: str) -> None:
     from nekobako.sim import simulate
 
-    report, _ = simulate(game, players, bots, games=400 if game != "shutbox" else 4000, seed=11, workers=2)
+    games = {"shutbox": 4000}.get(game, 2000 if (game, players) == ("catopomp", 3) else 400)
+    report, _ = simulate(game, players, bots, games=games, seed=11, workers=2)
     row = report["bots"][0]
     if check == "wins":
         assert row["ci95"][0] > 1 / players, row
@@ -210,3 +213,51 @@ def test_a_fine_tuning_run_is_seeded_and_writes_a_file_that_plays(tmp_path: Path
     one.save(path)
     done = run("simulate", "catbox", "-p", "2", "-b", f"learned:weights={path},greedy", "-n", "2", "-w", "1", cli=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_index_baseline_centres_each_decision_index_and_batch_is_unchanged() -> None:
+    from nekobako.bots.learned.finetune import advantages
+
+    returns = [4.0, 1.0, 2.0, -1.0, 0.0]  # two games: decisions 0, 1, 2 and 0, 1
+    index = [0, 1, 2, 0, 1]
+    adv = advantages(returns, index, "index")
+    # index 0: 4 and -1 around 1.5; index 1: 1 and 0 around 0.5; index 2 alone: 0
+    centred = np.array([2.5, 0.5, 0.0, -2.5, -0.5])
+    assert np.allclose(adv, centred / centred.std(), atol=1e-5)
+    old = np.asarray(returns, np.float32)
+    assert np.array_equal(advantages(returns, index, "batch"), (old - old.mean()) / (old.std() + 1e-6))
+    with pytest.raises(ValueError):
+        advantages(returns, index, "value")
+
+
+@needs_torch
+def test_fine_tuning_with_the_index_baseline_writes_its_checkpoints(tmp_path: Path) -> None:
+    """`--every` leaves, at each write, the file a run of that many games gives."""
+    from nekobako.bots.learned.finetune import finetune
+
+    start = Policy.load(WEIGHTS / weights_name("catbox", 2))
+    path = tmp_path / "tuned.npz"
+    finetune("catbox", 2, start, games=4, seed=7, batch=2, baseline="index", every=2, out=path)
+    assert path.exists()  # written after 2 games, not at the end (the caller writes that)
+    half = finetune("catbox", 2, start, games=2, seed=7, batch=2, baseline="index")
+    half.save(tmp_path / "half.npz")
+    written, expected = Policy.load(path), Policy.load(tmp_path / "half.npz")
+    for name in expected.arrays:
+        assert np.array_equal(written.arrays[name], expected.arrays[name]), name
+    assert not np.array_equal(written.arrays["W1"], start.arrays["W1"])
+
+
+def test_greedy_can_be_the_teacher_of_the_self_play(tmp_path: Path) -> None:
+    """`--teacher greedy`: the target is greedy's own move, one-hot, in shards of their own name."""
+    from nekobako.bots.learned.selfplay import play
+    from nekobako.bots.learned.train import shard_path
+
+    shard = play("catbox", 3, 1, seed=5, teacher_name="greedy")
+    arrays = shard.arrays()
+    assert len(shard.obs) > 10
+    assert set(np.unique(arrays["weights"]).tolist()) <= {0.0, 1.0}
+    assert np.all(np.add.reduceat(arrays["weights"], arrays["start"][:-1]) == 1.0)
+    again = play("catbox", 3, 1, seed=5, teacher_name="greedy").arrays()
+    assert all(np.array_equal(arrays[k], again[k]) for k in arrays)
+    assert shard_path(tmp_path, "catbox", 3, 500, 2, "greedy").name == "catbox_3_greedy_2.npz"
+    assert shard_path(tmp_path, "catbox", 3, 500, 2).name == "catbox_3_500_2.npz"

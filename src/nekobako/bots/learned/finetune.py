@@ -10,6 +10,10 @@ reward-to-go beat the batch's average: the reward is the seat's score minus the 
 mean, counted from the decision to the end of the game (tricks and bonuses in Cat in the Box,
 soul gems in Catopomp, so a decision is credited only with what followed it), plus `--win` for a
 won game (for a game not lost in Catopomp). A small entropy bonus keeps it exploring.
+`--baseline index` subtracts, instead of the batch's one average, the batch's average at each
+decision index (the student's k-th decision of its game), whose reward-to-go differs by how much
+of the game is left: the same expected step, less noise. `--every` writes the file every so many
+games, so a long run can be stopped and still leave the file of `--games` at its last write.
 
 The engine is the ordinary Python one and the student plays through `network.Policy`, so what is
 trained is exactly what plays. Seeded (torch on one thread): the same command gives the same file.
@@ -79,6 +83,20 @@ def episode(
     return obs, legal_ids, chosen, [final - b for b in before], final
 
 
+def advantages(returns: list[float], index: list[int], baseline: str) -> np.ndarray:
+    """Each decision's reward-to-go minus a baseline, scaled to unit spread: the batch's mean
+    (`batch`) or the batch's mean over the decisions with the same index in their game (`index`)."""
+    adv = np.asarray(returns, np.float32)
+    if baseline == "batch":  # float32 throughout, as the files fine-tuned before `index` existed
+        return (adv - adv.mean()) / (adv.std() + 1e-6)
+    if baseline != "index":
+        raise ValueError(f"unknown baseline {baseline!r}")
+    idx = np.asarray(index, np.int64)
+    counts = np.bincount(idx)
+    centred = adv - (np.bincount(idx, weights=adv) / counts)[idx]
+    return (centred / (centred.std() + 1e-6)).astype(np.float32)
+
+
 def finetune(
     game_name: str,
     players: int,
@@ -90,6 +108,9 @@ def finetune(
     entropy: float = 0.01,
     win: float = 2.0,
     sharpen: float = 1.0,
+    baseline: str = "batch",
+    every: int = 0,
+    out: Path | None = None,
 ) -> Policy:
     import torch
 
@@ -117,24 +138,24 @@ def finetune(
     policy.prepare(enc)
     clock = time.perf_counter()
     for first in range(0, games, batch):
-        obs, ids, chosen, ret, finals = [], [], [], [], []
+        obs, ids, chosen, ret, index, finals = [], [], [], [], [], []
         for g in range(first, min(first + batch, games)):
             o, i, c, r, f = episode(game, enc, policy, opponent, g % players, rng, gen, win)
             obs += o
             ids += i
             chosen += c
             ret += r
+            index += range(len(r))
             finals.append(f)
-        adv = np.asarray(ret, np.float32)
-        adv = (adv - adv.mean()) / (adv.std() + 1e-6)
+        adv = advantages(ret, index, baseline)
         n = len(obs)
         mask = np.zeros((n, enc.num_actions), bool)
         taken = np.empty(n, np.int64)
         for j, (legal, k) in enumerate(zip(ids, chosen, strict=True)):
             mask[j, legal] = True
             taken[j] = legal[k]
-        out = logits(torch.from_numpy(np.stack(obs))).masked_fill(~torch.from_numpy(mask), -1e9)
-        logp = torch.log_softmax(out, 1)
+        scored = logits(torch.from_numpy(np.stack(obs))).masked_fill(~torch.from_numpy(mask), -1e9)
+        logp = torch.log_softmax(scored, 1)
         picked = logp[torch.arange(n), torch.from_numpy(taken)]
         probs = logp.exp()
         ent = -(probs * logp.masked_fill(~torch.from_numpy(mask), 0.0)).sum(1).mean()
@@ -150,6 +171,8 @@ def finetune(
             f"{time.perf_counter() - clock:.0f} s",
             flush=True,
         )
+        if every and out is not None and done % every == 0 and done < games:
+            policy.save(out)
     return Policy(start.game, start.players, start.fingerprint, to_arrays(net, mean, scale), "finetuned")
 
 
@@ -164,16 +187,37 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--entropy", type=float, default=0.01)
     parser.add_argument("--win", type=float, default=2.0, help="reward for a won game, on top of the score")
     parser.add_argument("--sharpen", type=float, default=1.0, help="scale the start's logits by this first")
+    parser.add_argument(
+        "--baseline",
+        choices=("batch", "index"),
+        default="batch",
+        help="subtract the batch's mean reward, or its mean at each decision index",
+    )
+    parser.add_argument(
+        "--every", type=int, default=0, help="also write the file every this many games (0: only at the end)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None, help="weights file (default: the shipped one)")
     args = parser.parse_args(argv)
     shipped = Path(__file__).parent / WEIGHTS_DIR / weights_name(args.game, args.players)
     start = Policy.load(args.start)
-    policy = finetune(
-        args.game, args.players, start, args.games, args.seed, args.batch, args.lr, args.entropy, args.win, args.sharpen
-    )
     out = args.out or shipped
     out.parent.mkdir(parents=True, exist_ok=True)
+    policy = finetune(
+        args.game,
+        args.players,
+        start,
+        args.games,
+        args.seed,
+        args.batch,
+        args.lr,
+        args.entropy,
+        args.win,
+        args.sharpen,
+        args.baseline,
+        args.every,
+        out,
+    )
     policy.save(out)
     print(f"wrote {out} ({out.stat().st_size // 1024} KB)")
 

@@ -3,7 +3,8 @@ seat, each with the seat's observation (the game's encoding of its view), its le
 teacher's preference over them.
 
 Teachers: the compiled `ismcts` for the card games (the target is the root's visit counts, the
-search's own policy), the exact solver (`optimal`) for Shut the Box (the target is its move).
+search's own policy), the exact solver (`optimal`) for Shut the Box (the target is its move); or,
+asked for by name, `greedy` (the target is its move: imitation, a start for fine-tuning).
 Positions with one legal action teach nothing and are skipped. Everything is seeded: the same
 seed and game count give the same shard, byte for byte (with `ismcts` on iterations, not time).
 """
@@ -46,9 +47,11 @@ class Shard:
         }
 
 
-def teacher(game: str, iterations: int) -> Any:
+def teacher(game: str, iterations: int, name: str = "ismcts") -> Any:
     from ..registry import make_bot
 
+    if name == "greedy":
+        return make_bot("greedy", game)
     if game == "shutbox":
         return make_bot("optimal", game)
     return make_bot("ismcts", game, iterations=iterations)
@@ -71,13 +74,22 @@ def targets(game: str, bot: Any, view: Any, legal: list[Any], chosen: Any, enc: 
     return [1.0 if a == chosen else 0.0 for a in legal]
 
 
-def play(game_name: str, players: int, games: int, seed: int, iterations: int = 1000, explore: float = 0.0) -> Shard:
+def play(
+    game_name: str,
+    players: int,
+    games: int,
+    seed: int,
+    iterations: int = 1000,
+    explore: float = 0.0,
+    teacher_name: str = "ismcts",
+) -> Shard:
     """`games` self-play games of the teacher; with `explore` > 0 a seat plays a uniformly random
-    legal action that often instead (still recording the teacher's target), to widen the positions."""
+    legal action that often instead (still recording the teacher's target), to widen the positions.
+    `teacher_name` "greedy" plays `greedy` instead of the game's default teacher."""
     game = get_game(game_name)
     options = game.options({}, players)
     enc = encoding_for(game_name, players, options)
-    bot = teacher(game_name, iterations)
+    bot = teacher(game_name, iterations, teacher_name)
     rng = random.Random(seed)
     shard = Shard()
     out = np.empty(enc.size, np.float32)

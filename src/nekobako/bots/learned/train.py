@@ -4,7 +4,8 @@
 1. Self-play (`selfplay.play`): `--games` games in shards of 25, shard k seeded
    `seed * 100000 + k` and kept in `--data` (a shard already there is reused, so an interrupted
    run resumes and a rerun only trains). The teacher is the compiled `ismcts` at `--iterations`
-   for the card games, the exact solver (`optimal`) for Shut the Box.
+   for the card games, the exact solver (`optimal`) for Shut the Box; `--teacher greedy` imitates
+   `greedy` instead (its move as the target; shards named `…_greedy_k`), a start for fine-tuning.
 2. Distillation: the network of `network.py` learns the teacher's policy (cross-entropy against
    the root's visit shares, over the legal ids only), with Adam, `--epochs` passes, the last shard
    held out to report agreement with the teacher.
@@ -34,18 +35,22 @@ from .selfplay import play
 SHARD_GAMES = 25
 
 
-def shard_path(data: Path, game: str, players: int, iterations: int, k: int) -> Path:
+def shard_path(data: Path, game: str, players: int, iterations: int, k: int, teacher: str = "ismcts") -> Path:
+    if teacher == "greedy":
+        return data / f"{game}_{players}_greedy_{k}.npz"
     return data / f"{game}_{players}_{iterations}_{k}.npz"
 
 
-def generate(game: str, players: int, games: int, iterations: int, seed: int, data: Path) -> list[Path]:
+def generate(
+    game: str, players: int, games: int, iterations: int, seed: int, data: Path, teacher: str = "ismcts"
+) -> list[Path]:
     data.mkdir(parents=True, exist_ok=True)
     paths = []
     for k in range(-(-games // SHARD_GAMES)):
-        path = shard_path(data, game, players, iterations, k)
+        path = shard_path(data, game, players, iterations, k, teacher)
         if not path.exists():
             start = time.perf_counter()
-            shard = play(game, players, SHARD_GAMES, seed * 100_000 + k, iterations)
+            shard = play(game, players, SHARD_GAMES, seed * 100_000 + k, iterations, teacher_name=teacher)
             tmp = path.with_suffix(".tmp.npz")
             np.savez_compressed(tmp, **shard.arrays())  # type: ignore[arg-type]
             tmp.replace(path)
@@ -211,6 +216,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, required=True)
     parser.add_argument("--games", type=int, default=1000, help="self-play games (shards of 25)")
     parser.add_argument("--iterations", type=int, default=2000, help="the ismcts teacher's iterations a move")
+    parser.add_argument(
+        "--teacher",
+        choices=("ismcts", "greedy"),
+        default="ismcts",
+        help="ismcts (optimal for Shut the Box), or greedy to imitate it",
+    )
     parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
@@ -218,7 +229,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=None, help="weights file (default: the shipped one)")
     args = parser.parse_args(argv)
     iterations = 0 if args.game == "shutbox" else args.iterations
-    paths = generate(args.game, args.players, args.games, iterations, args.seed, args.data)
+    paths = generate(args.game, args.players, args.games, iterations, args.seed, args.data, args.teacher)
     policy, _ = train(args.game, args.players, paths, args.hidden, args.epochs, args.seed)
     out = args.out or Path(__file__).parent / WEIGHTS_DIR / weights_name(args.game, args.players)
     out.parent.mkdir(parents=True, exist_ok=True)
