@@ -170,11 +170,22 @@ function optionField(page, spec) {
   }
   return h(
     "div",
-    { class: "option-field", "data-option": spec.name },
+    { class: ["option-field", longChoice(control) ? "wide" : null], "data-option": spec.name },
     h("label", { for: id }, optionName(spec)),
     control,
     h("p", { class: "help", id: `${id}-help` }, t(spec.help)),
   );
+}
+
+// Does the select's shown choice need more than half the form ("House default: 1–12, four each
+// (48 cards)")? Then its field takes a row of its own, the words whole. Width is counted in half
+// ems: a CJK character is two, anything else one; 24 fill a half-width select.
+function longChoice(control) {
+  const parts = [control].flat(); // the deck editor is several elements
+  const select =
+    parts.find((el) => el?.tagName === "SELECT") || parts.map((el) => el?.querySelector?.("select")).find(Boolean);
+  const text = select?.selectedOptions[0]?.textContent || "";
+  return [...text].reduce((n, c) => n + (c.codePointAt(0) >= 0x2e80 ? 2 : 1), 0) > 24;
 }
 
 // An option with a list of choices (and "default" first when the default is no value).

@@ -33,10 +33,26 @@ export function roundSummary(content, round, onClose) {
   );
 }
 
-// Totals per seat, with each finished round's scores, and the winners marked.
+// Totals per seat, with each finished round's scores, and the winners marked. In the side column
+// (300 px) a long game's rounds scroll sideways inside the panel, a region the keyboard reaches,
+// rather than spill over its edge; a seat's dot stays on the line of its name.
 export function scoreTable(view, names, module) {
   const rounds = view.round_scores || [];
   const label = module?.scoreLabel ? module.scoreLabel() : t("table.score");
+  return h(
+    "div",
+    {
+      class: "table-scroll",
+      tabindex: "0",
+      role: "region",
+      "aria-label": t("table.scores"),
+      "data-key": "scores-scroll",
+    },
+    scoreRows(view, names, rounds, label),
+  );
+}
+
+function scoreRows(view, names, rounds, label) {
   return h(
     "table",
     { class: "scores", "data-testid": "scores", "data-key": "scores" },
@@ -63,8 +79,12 @@ export function scoreTable(view, names, module) {
           h(
             "th",
             { scope: "row" },
-            h("span", { class: "pc-dot", style: { "--pc": `var(--p${seat})` } }),
-            nameTag(names, seat),
+            h(
+              "span",
+              { class: "who" },
+              h("span", { class: "pc-dot", style: { "--pc": `var(--p${seat})` } }),
+              nameTag(names, seat),
+            ),
           ),
           rounds.map((row) => h("td", {}, fmt(row[seat]))),
           h("td", { class: "total" }, fmt(view.scores[seat])),

@@ -5,7 +5,7 @@
 // colours offered are those with a legal `play N colour` (also clickable on the board).
 import { h, roving, svg } from "../dom.js";
 import { paren, t, you } from "../i18n.js";
-import { breakdownTable, describer, nameTag, playerDot, roundBestText } from "./common.js";
+import { breakdownTable, describer, nameTag, playerDot, roundBestText, seatName } from "./common.js";
 
 export function roundText(view) {
   const round = t("table.roundOf", { n: view.round, total: view.rounds });
@@ -324,7 +324,7 @@ export function summary(view, ctx) {
     h(
       "tr",
       { class: s.paradox ? "paradox" : null },
-      h("th", { scope: "row" }, playerDot(seat), nameTag(ctx.names, seat)),
+      h("th", { scope: "row" }, seatName(ctx.names, seat)),
       h("td", {}, last.discards[seat] ?? "—"),
       predicted ? h("td", {}, s.prediction ?? "—") : null,
       h("td", {}, s.tricks),

@@ -4,7 +4,7 @@
 // legal play contains, and the play buttons are exactly the legal strings matching the selection.
 import { h, roving } from "../dom.js";
 import { colon, paren, sentence, t, you } from "../i18n.js";
-import { breakdownTable, CHANCE, describer, dieFace, nameTag, playerDot } from "./common.js";
+import { breakdownTable, CHANCE, describer, dieFace, nameTag, playerDot, seatName } from "./common.js";
 
 export function roundText(view) {
   const round = t("table.round", { n: view.round });
@@ -295,12 +295,16 @@ export function summary(view, ctx) {
         h(
           "tr",
           { class: s.lost_gem ? "paradox" : null },
-          h("th", { scope: "row" }, playerDot(seat), nameTag(ctx.names, seat)),
+          h("th", { scope: "row" }, seatName(ctx.names, seat)),
           h("td", {}, s.cards_left),
           h(
             "td",
             {},
-            (last.hell[seat] || []).map((c) => card(c)),
+            h(
+              "span",
+              { class: "summary-cards" },
+              (last.hell[seat] || []).map((c) => card(c)),
+            ),
           ),
           h("td", {}, s.lost_gem ? `${s.gems} (−1)` : s.gems),
         ),

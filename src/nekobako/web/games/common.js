@@ -53,6 +53,12 @@ export function playerDot(seat) {
   return h("span", { class: "pc-dot", style: { "--pc": `var(--p${seat})` }, "aria-hidden": "true" });
 }
 
+// A seat's dot and name as one piece: a bot's name never breaks, so the dot would otherwise sit
+// alone on the line above it in a narrow column.
+export function seatName(names, seat) {
+  return h("span", { class: "who" }, playerDot(seat), nameTag(names, seat));
+}
+
 // A round summary's breakdown: one column per catalogue key (null keys are left out), one row per
 // seat as the game builds it. On a phone it may scroll sideways: a region the keyboard reaches.
 export function breakdownTable(headers, rows) {
