@@ -314,8 +314,8 @@ def test_lobby_filters_pages_winners_deck_presets_and_advanced_options(new_page,
     # Catopomp: the deck from a preset, then card by card; never JSON
     alice.select_option("#create-game", "catopomp")
     alice.wait_for_selector("#opt-deck")
-    assert alice.locator("#opt-deck option").first.inner_text().startswith("House default: 1–12")
-    alice.select_option("#opt-deck", label="Short: 1–12, three each (36 cards)")
+    assert alice.locator("#opt-deck option").first.inner_text().startswith("Default: 1–12 ×4")
+    alice.select_option("#opt-deck", label="Short: 1–12 ×3 (36 cards)")
     alice.select_option("#create-seats", "2")
     alice.click("[data-testid=create-form] button[type=submit]")
     alice.wait_for_selector(".seat-manager")

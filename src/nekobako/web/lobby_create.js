@@ -177,8 +177,8 @@ function optionField(page, spec) {
   );
 }
 
-// Does the select's shown choice need more than half the form ("House default: 1–12, four each
-// (48 cards)")? Then its field takes a row of its own, the words whole. Width is counted in half
+// Does the select's shown choice need more than half the form (Shut the Box's "Every open tile ≤ 6
+// (default)")? Then its field takes a row of its own, the words whole. Width is counted in half
 // ems: a CJK character is two, anything else one; 24 fill a half-width select.
 function longChoice(control) {
   const parts = [control].flat(); // the deck editor is several elements
