@@ -1,8 +1,9 @@
 """The create form's selects show their chosen words whole, in both languages at 1280 and 390 px:
 Japanese game names (キャット・イン・ザ・ボックス, 224 px) were cut off in a 123 px select beside
 the seat count, and Catopomp's deck ('House default: 1–12, four each (48 cards)', now 'Default:
-1–12 ×4 (48 cards)') in a half-width option field at 1280 px and in a whole-width one at 390 px. The text is measured with the select's own font (a canvas) against the
-room inside it, the arrow's 24 px left out."""
+1–12 ×4 (48 cards)') in a half-width option field at 1280 px and in a whole-width one at 390 px.
+The text is measured with the select's own font (a canvas) against the room inside it, the
+arrow's 24 px left out."""
 
 from __future__ import annotations
 
