@@ -138,7 +138,8 @@ def finetune(
     policy.prepare(enc)
     clock = time.perf_counter()
     for first in range(0, games, batch):
-        obs, ids, chosen, ret, index, finals = [], [], [], [], [], []
+        obs, ids, chosen, ret, finals = [], [], [], [], []
+        index: list[int] = []  # each decision's number within its game (`--baseline index`)
         for g in range(first, min(first + batch, games)):
             o, i, c, r, f = episode(game, enc, policy, opponent, g % players, rng, gen, win)
             obs += o
