@@ -601,3 +601,26 @@ def test_the_chat_rate_limit_holds_across_processes(postgres_url, tmp_path) -> N
         stored = alice.ok(alice.get(f"/api/tables/{table_id}/chat"))["messages"]
         assert [m["text"] for m in stored] == [f"m{i}" for i in range(5)]
         elsewhere.close()
+
+
+def test_queueing_a_signal_takes_no_lock_the_outbox_thread_holds() -> None:
+    """The event loop queues signals while the outbox's thread may be holding its own lock (it
+    does after every batch, to wake `drained`); a `put` that waited for it would stall every table
+    of the process behind the thread's turn for the interpreter lock."""
+    import threading
+
+    from sqlalchemy import create_engine
+
+    from nekobako.server.signals import Signals
+
+    engine = create_engine(f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/nowhere")
+    signals = Signals(engine, "cut off")
+    outbox = signals.outbox
+    assert outbox is not None
+    with outbox._sent:  # what the thread holds while it tells `drained` a batch is done
+        putter = threading.Thread(target=signals.send, args=({"k": "message", "t": 1, "m": {}},))
+        putter.start()
+        putter.join(2)
+        assert not putter.is_alive()
+    assert outbox.drained(30) and outbox.dropped == 1
+    outbox.close()
