@@ -354,6 +354,54 @@ def _tables_with_one_moved_on(engine: Any, count: int, stale: int) -> tuple[list
     return ids, revisions
 
 
+def test_a_busy_process_commits_at_most_once_a_gap_and_a_lone_change_at_once(postgres_url) -> None:
+    """Changes that keep coming (one a millisecond, to many tables) gather into transactions at
+    least `Committer.GAP` apart, each storing its own changes; a change that finds the last
+    transaction long past is committed at once, and one right after it waits for the gap."""
+    import asyncio
+
+    from nekobako.server.settings import Settings
+    from nekobako.server.tables import Committer, Tables
+
+    engine = open_database(postgres_url)
+    try:
+        ids, revisions = _tables_with_one_moved_on(engine, 40, stale=0)
+        busy = ids[1:]
+
+        async def main() -> tuple[int, list[Any], float, float, float]:
+            tables = Tables(engine, Settings())
+            committer = tables.committer
+            try:
+                started = time.monotonic()
+                pending = []
+                for t in busy:  # 39 changes over about 39 ms
+                    change = games.Change(t, revisions[t], values={"seq": 1})
+                    pending.append(asyncio.ensure_future(committer.commit(change)))
+                    await asyncio.sleep(0.001)
+                outcomes = await asyncio.gather(*pending)
+                spread = time.monotonic() - started
+                committer.GAP = 1.0  # a gap long enough to tell "at once" from "after the gap"
+                await asyncio.sleep(1.1)
+                clock = time.monotonic()
+                await committer.commit(games.Change(ids[0], revisions[ids[0]] + 1, values={"seq": 2}))
+                lone = time.monotonic() - clock
+                await committer.commit(games.Change(ids[0], revisions[ids[0]] + 2, values={"seq": 3}))
+                after = time.monotonic() - clock
+                return committer.batches, outcomes, spread, lone, after
+            finally:
+                await tables.signals.stop()
+                tables.workers.close()
+
+        batches, outcomes, spread, lone, after = asyncio.run(main())
+        assert outcomes == [revisions[t] + 1 for t in busy]
+        busy_batches = batches - 2  # the two single changes came last
+        assert 2 <= busy_batches <= spread / Committer.GAP + 1
+        assert lone < 0.5 and after >= 0.95
+        assert [games.load_table(engine, t).seq for t in busy] == [1] * len(busy)
+    finally:
+        engine.dispose()
+
+
 def test_one_group_commit_tells_each_change_its_own_outcome(database_url) -> None:
     """A batch of changes to several tables (on PostgreSQL sent in one pipeline): a stale one is
     refused alone, the others are stored with their actions, and each gets its own answer."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import math
 import os
 import secrets
 import socket
@@ -63,6 +64,12 @@ class Committer:
     (commit before announce), and a stale change is refused alone (`games.commit_changes`)."""
 
     MAX_BATCH = 64
+    # At least this long between the starts of two transactions of one process: a busy server's
+    # changes gather into fewer, larger transactions (each costs a thread hand-off, a signal and
+    # PostgreSQL's per-transaction work), while a change that finds the last transaction long
+    # past is committed at once. 10 ms took a fifth off PostgreSQL's CPU per action and a tenth
+    # off the servers' at 500 tables (docs/server.md, "Fewer, larger group commits").
+    GAP = 0.010
 
     def __init__(self, tables: Tables):
         self.tables = tables
@@ -72,6 +79,7 @@ class Committer:
         self.batches = 0  # for the health endpoint: how well commits are grouped, and how long they take
         self.changes = 0
         self.durations: collections.deque[float] = collections.deque(maxlen=1000)
+        self.last_start = -math.inf  # when the last transaction began (time.monotonic)
 
     async def commit(self, change: games.Change) -> int:
         """The table's new revision once `change` is committed; raises what kept it out."""
@@ -90,6 +98,10 @@ class Committer:
     async def _drain(self) -> None:
         try:
             while self.waiting:
+                wait = self.last_start + self.GAP - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)  # more changes join this transaction meanwhile
+                self.last_start = time.monotonic()
                 batch, self.waiting = self.waiting[: self.MAX_BATCH], self.waiting[self.MAX_BATCH :]
                 started = time.perf_counter()
                 try:
