@@ -9,7 +9,7 @@ notification inside, the group commits of every process waited for each other's 
 signal's transaction has nothing to make durable and does not wait for the disk
 (`synchronous_commit` off), so it holds that lock for no time worth measuring.
 
-Signals leave through an outbox: queued by the event loop (or any thread) without waiting, sent
+Signals leave through an outbox: queued by the event loop without waiting (no lock it shares), sent
 by one thread of their own over one connection kept open, all that gathered meanwhile in one
 statement. Sent from database threads through the engine's pool, the hand-off, checkout and
 statement around each `NOTIFY` took 7 % of a busy process's time with the interpreter lock held,
