@@ -2,8 +2,9 @@
 senders are handled one at a time in the order sent; a refused move changes nothing; a bot's
 move for a seat its person took back is refused; a command refused after its copy was read back
 still tells the listeners; a stopped actor refuses what it had not begun; a commit whose sender
-stopped waiting lands before the next command and is told; a commit in doubt that cannot be
-read back is refused in the reader's language."""
+stopped waiting lands before the next command and is told (and, when it failed, the table is
+read back first); a commit in doubt that cannot be read back is refused in the reader's
+language."""
 
 from __future__ import annotations
 
@@ -258,5 +259,29 @@ def test_a_move_whose_sender_stopped_mid_commit_lands_before_the_next_command_an
             assert live.row.seq == seq + 1 and told == [version + 1]
             assert games.load_table(hub.tables.engine, live.id).seq == seq + 1
             told.clear()
+
+    at_a_running_table(tmp_path, check)
+
+
+def test_a_commit_that_failed_after_its_sender_stopped_is_read_back_before_the_next_command(
+    tmp_path: Path,
+) -> None:
+    """The cancelled sender's commit fails (whether it was stored is not known): the next command
+    first reads the table back, as after any failed commit, and the listeners see the truth."""
+    from nekobako.server.faults import Faults
+
+    async def check(hub: Hub, live: LiveTable, people: list[dict[str, Any]]) -> None:
+        hub.tables.faults = Faults("slow_commit,fail_commit")  # 0.3 s, then the commit fails
+        told: list[int] = []
+        hub.tables.listeners.append(lambda changed: told.append(changed.version))
+        seat, move = a_legal_move(live)
+        seq, version = live.row.seq, live.version
+        sender = asyncio.create_task(hub.send(live, PersonMove(seat, seq, move, live.row.seats[seat].user_id)))
+        await asyncio.sleep(0.1)
+        sender.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await sender
+        assert await hub.send(live, Looks()) == seq  # nothing was stored
+        assert told == [version + 1] and not live.uncertain  # read back, and told
 
     at_a_running_table(tmp_path, check)

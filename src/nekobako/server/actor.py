@@ -152,8 +152,10 @@ async def _step(tables: Tables, live: LiveTable, command: Command) -> Any:
     try:
         if live.landing is not None:  # a change a cancelled step began: it ends first
             landing, before = live.landing
-            with contextlib.suppress(Exception):  # its own step reported (or dropped) the outcome
+            try:
                 await asyncio.shield(landing)
+            except Exception:  # not stored, or not known whether: the truth is read first
+                live.uncertain = True
             live.landing = None
         return await _handle(tables, live, command)
     except asyncio.CancelledError:
