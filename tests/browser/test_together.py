@@ -359,6 +359,8 @@ def test_lobby_filters_pages_winners_deck_presets_and_advanced_options(new_page,
     bob.goto("/")
     bob.select_option("#filter-game", "catopomp")
     bob.check("#filter-free")
+    # the list loads after the page: wait for the table that must stay, then for the one that must go
+    bob.wait_for_selector(f"li[data-table='{custom}']")
     wait_until(bob, f"() => !document.querySelector(\"li[data-table='{short}']\")")
     assert bob.locator(f"li[data-table='{custom}']").count() == 1
 
