@@ -14,7 +14,7 @@ from sqlalchemy import Engine, delete, exists, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from . import confusables
-from .database import aware, now
+from .database import aware, now, reading
 from .schema import rating_changes, seats, sessions, tables, users
 
 SESSION_DAYS = 30
@@ -76,7 +76,7 @@ def create_user(engine: Engine, name: str, password_hash: str | None) -> dict[st
 
 def account_for_login(engine: Engine, name: str) -> tuple[dict[str, Any], str] | None:
     """The registered account called `name` with its password hash, or None."""
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         # accounts made before Unicode's skeletons were used are keyed otherwise: their stored
         # name, exactly as typed at sign-up, still finds them
         key = users.c.account_key == account_key(name)
@@ -95,7 +95,7 @@ def set_password_hash(engine: Engine, user_id: int, password_hash: str) -> None:
 def users_by_id(engine: Engine, ids: list[int]) -> dict[int, dict[str, Any]]:
     if not ids:
         return {}
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         rows = conn.execute(select(users).where(users.c.id.in_(set(ids)))).all()
     return {row.id: _user(row) for row in rows}
 
@@ -124,7 +124,7 @@ def session_user(engine: Engine, token: str) -> dict[str, Any] | None:
     """The user a cookie value belongs to, if the session exists and has not expired."""
     if not token or len(token) > 128:
         return None
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         row = conn.execute(
             select(users, sessions.c.expires_at)
             .join(sessions, sessions.c.user_id == users.c.id)

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from sqlalchemy import Engine, insert, select
 
-from .database import aware, hold, iso, now
+from .database import aware, hold, iso, now, reading
 from .schema import chat_messages, users
 
 Channel = Literal["players", "spectators"]
@@ -88,7 +88,7 @@ def messages(engine: Engine, table_id: int, channels: Iterable[Channel]) -> list
         .where(chat_messages.c.table_id == table_id, chat_messages.c.channel.in_(list(channels)))
         .order_by(chat_messages.c.id)
     )
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         rows = conn.execute(query).all()
     return [
         _json(

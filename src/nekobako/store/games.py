@@ -17,7 +17,7 @@ from typing import Any, Literal, Protocol, get_args
 import orjson
 from sqlalchemy import JSON, Connection, Engine, bindparam, insert, select, update
 
-from .database import aware, hold, now
+from .database import aware, hold, now, reading
 from .quotas import limit_hosting
 from .schema import actions, leases, notices, seats, tables
 
@@ -169,7 +169,7 @@ def seat_values(table_id: int, row: SeatRow) -> dict[str, Any]:
 
 
 def load_table(engine: Engine, table_id: int) -> TableRow | None:
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         row = conn.execute(select(tables).where(tables.c.id == table_id)).first()
         if row is None:
             return None
@@ -215,13 +215,13 @@ def table_ids(
     if before is not None:
         query = query.where(tables.c.id < before)
     query = query.order_by(tables.c.id) if limit is None else query.order_by(tables.c.id.desc()).limit(limit)
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         return [r.id for r in conn.execute(query)]
 
 
 def revisions(engine: Engine, table_ids: Iterable[int]) -> dict[int, int]:
     """The stored revision of each table named (to find copies in memory that fell behind)."""
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         query = select(tables.c.id, tables.c.revision).where(tables.c.id.in_(list(table_ids)))
         return {r.id: r.revision for r in conn.execute(query)}
 
@@ -229,7 +229,7 @@ def revisions(engine: Engine, table_ids: Iterable[int]) -> dict[int, int]:
 def load_actions(engine: Engine, table_id: int, since: int = 0) -> list[str]:
     """The stored record entries from index `since` on."""
     query = select(actions.c.entry).where(actions.c.table_id == table_id, actions.c.seq >= since)
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         return [r.entry for r in conn.execute(query.order_by(actions.c.seq))]
 
 

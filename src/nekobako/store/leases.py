@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, case, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from .database import reading
 from .schema import leases, tables
 
 
@@ -82,7 +83,7 @@ def orphans(engine: Engine, now: float, limit: int) -> list[int]:
         .order_by(tables.c.id)
         .limit(limit)
     )
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         return [r.id for r in conn.execute(query)]
 
 
@@ -97,10 +98,12 @@ def release(engine: Engine, holder: str, table_ids: Iterable[int] | None = None)
         )
 
 
-def hold_started(conn: Connection, table_id: int, *, holder: str, until: float) -> None:
+def hold_started(conn: Connection, table_id: int, *, holder: str, until: float) -> bool:
     """The lease of a table its process starts, taken in the transaction that starts it (unless
     one is held already): no other process's round can find it running with no lease and claim
-    it first, which would leave its bots in one process and its players in another."""
+    it first, which would leave its bots in one process and its players in another. True when
+    this made the lease (epoch 1, `holder`'s); False when a lease row was there already."""
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
     statement = dialect.insert(leases).values(table_id=table_id, holder=holder, until=until, epoch=1)
-    conn.execute(statement.on_conflict_do_nothing(index_elements=[leases.c.table_id]))
+    statement = statement.on_conflict_do_nothing(index_elements=[leases.c.table_id]).returning(leases.c.table_id)
+    return conn.execute(statement).first() is not None

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Engine, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from .database import aware, hold, iso, now
+from .database import aware, hold, iso, now, reading
 from .schema import chat_messages, mutes, reports, users
 
 MAX_MUTES = 1000  # per person: each of their sockets holds the set
@@ -49,7 +49,7 @@ def _user_exists(conn: Any, user_id: int) -> bool:
 
 
 def muted_ids(engine: Engine, user_id: int) -> frozenset[int]:
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         rows = conn.execute(select(mutes.c.muted_id).where(mutes.c.user_id == user_id)).scalars().all()
     return frozenset(rows)
 
@@ -62,7 +62,7 @@ def muted_users(engine: Engine, user_id: int) -> list[dict[str, Any]]:
         .where(mutes.c.user_id == user_id)
         .order_by(mutes.c.created_at, users.c.id)
     )
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         return [{"id": r.id, "name": r.name, "guest": bool(r.guest)} for r in conn.execute(query)]
 
 
@@ -170,7 +170,7 @@ def list_reports(engine: Engine, last: int = 50) -> list[dict[str, Any]]:
         .order_by(reports.c.id.desc())
         .limit(last)
     )
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         rows = conn.execute(query).all()
     return [
         {

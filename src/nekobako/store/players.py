@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Engine, Integer, and_, cast, func, insert, select
 
 from .accounts import account_key
-from .database import aware, iso
+from .database import aware, iso, reading
 from .schema import rating_changes, ratings, seat_results, seats, tables, users
 
 RECENT_GAMES = 20
@@ -35,7 +35,7 @@ def find_player(engine: Engine, name: str) -> dict[str, Any] | None:
     """The registered account called `name` (look-alikes included, as at login), else the newest
     guest who used exactly that name; None when nobody did."""
     name = " ".join(unicodedata.normalize("NFKC", name).split())
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         row = conn.execute(select(users).where(users.c.account_key == account_key(name))).first()
         if row is None:
             row = conn.execute(
@@ -53,7 +53,7 @@ def unsettled_tables(engine: Engine, user_id: int) -> list[int]:
         .where(seats.c.user_id == user_id, tables.c.status == "finished", seat_results.c.table_id.is_(None))
         .distinct()
     )
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         return sorted(r.id for r in conn.execute(query))
 
 
@@ -80,7 +80,7 @@ def store_results(engine: Engine, table_id: int, rows: Sequence[SeatResult]) -> 
 
 def rating_history(engine: Engine, user_id: int) -> list[dict[str, Any]]:
     """Per game: the rating now, games rated, and the rating after each rated game, oldest first."""
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         now_rows = conn.execute(select(ratings).where(ratings.c.user_id == user_id).order_by(ratings.c.game)).all()
         steps = conn.execute(
             select(
@@ -115,7 +115,7 @@ def win_rates(engine: Engine, user_id: int) -> list[dict[str, Any]]:
         .group_by(tables.c.game)
         .order_by(tables.c.game)
     )
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         rows = conn.execute(query).all()
     return [
         {"game": r.game, "played": r.played, "won": int(r.won or 0), "rate": round((r.won or 0) / r.played, 3)}
@@ -125,7 +125,7 @@ def win_rates(engine: Engine, user_id: int) -> list[dict[str, Any]]:
 
 def recent_games(engine: Engine, user_id: int, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
     """The newest finished tables `user_id` sat at, each with every seat's name, place and score."""
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         ids = [
             r.id
             for r in conn.execute(

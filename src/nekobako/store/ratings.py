@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
+from .database import reading
 from .schema import rating_changes, ratings, users
 
 START_RATING = 1500.0
@@ -54,7 +55,7 @@ def settle_ratings(
 
 
 def table_rating_changes(engine: Engine, table_id: int) -> list[dict[str, Any]]:
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         rows = conn.execute(
             select(rating_changes, users.c.name, users.c.guest)
             .join(users, users.c.id == rating_changes.c.user_id)
@@ -80,7 +81,7 @@ def leaderboard(engine: Engine, game: str | None) -> list[dict[str, Any]]:
     )
     if game is not None:
         query = query.where(ratings.c.game == game)
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         rows = conn.execute(query).all()
     return [
         {

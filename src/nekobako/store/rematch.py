@@ -15,13 +15,13 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, insert, select, update
 
-from .database import aware, hold, iso, now
+from .database import aware, hold, iso, now, reading
 from .games import SeatRow, seat_values
 from .schema import rematch_offers, seats, tables
 
 
 def offer(engine: Engine, table_id: int, lifetime: float) -> dict[str, Any] | None:
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         row = conn.execute(select(rematch_offers).where(rematch_offers.c.table_id == table_id)).first()
     return None if row is None else _json(row, lifetime)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Engine, and_, delete, func, insert, select, update
 
-from .database import hold
+from .database import hold, reading
 from .schema import reviews
 
 LOCK = "quota/reviews"
@@ -35,7 +35,7 @@ class ReviewsTooMany(Exception):
 def read(engine: Engine, table_id: int, seat: int) -> dict[str, Any] | None:
     """The stored row as JSON (`status`, `done`, `total`, `review`), or None; a stale running
     review reads `stale`."""
-    with engine.connect() as conn:
+    with reading(engine) as conn:
         row = conn.execute(select(reviews).where(reviews.c.table_id == table_id, reviews.c.seat == seat)).first()
     return None if row is None else _json(row, time.time())
 
