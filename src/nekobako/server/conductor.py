@@ -114,6 +114,12 @@ class Conductor:
             await self._extend_lapsed_deadlines(live)
             self.wake(live)
 
+    def adopt(self, live: LiveTable) -> None:
+        """A table this process started with a new lease (epoch 1) in the same transaction: held
+        without a claim; its copy is that transaction's, and no deadline lapsed."""
+        self.held[live.id] = 1
+        self.wake(live)
+
     async def release(self, table_id: int) -> None:
         """A table this process drove is over: its lease goes at once."""
         self.held.pop(table_id, None)

@@ -151,9 +151,14 @@ class Hub:
         await self.tables.signals.stop()
         self.workers.close()
 
-    async def claim_started(self, live: LiveTable) -> None:
-        """The process that starts a game drives it (when no other holds it already)."""
-        await self.conductor.claim([live.id])
+    async def claim_started(self, live: LiveTable, leased: bool) -> None:
+        """The process that starts a game drives it (when no other holds it already); `leased`:
+        its lease was made in the transaction that started it, and the copy here is that
+        transaction's."""
+        if leased:
+            self.conductor.adopt(live)
+        else:
+            await self.conductor.claim([live.id])
 
     def on_signal(self, message: dict[str, Any]) -> None:
         """Another process changed a table (a copy held here is brought up to date, in a task),

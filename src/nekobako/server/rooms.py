@@ -54,7 +54,8 @@ class Rooms:
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         self.limits = tables.limits
-        self.started: Callable[[LiveTable], Awaitable[None]] | None = None  # after a game starts
+        # after a game starts; True: this process's lease was made in the transaction that started it
+        self.started: Callable[[LiveTable, bool], Awaitable[None]] | None = None
 
     async def list_tables(
         self,
@@ -108,6 +109,7 @@ class Rooms:
             row.seats = [SeatRow(s.seat, "bot", bot=level) if s.kind == "empty" else s for s in row.seats]
         entries: list[str] = []
         state = None
+        lease = StartedLease(self.tables.origin) if begin else None
         if begin:
             _require_seated(row)
             values, entries, row.notices, state = opening(row)
@@ -119,7 +121,7 @@ class Rooms:
                 row,
                 entries=entries,
                 check=self._new_table_check(user, level),
-                then=lease_started(self.tables.origin) if begin else None,
+                then=lease,
             )
         except (quotas.HostsTooMany, quotas.StrongBotsTooMany) as exc:
             raise quota_error(exc, self.limits) from None
@@ -131,7 +133,7 @@ class Rooms:
         if begin:
             self.tables.changed(live)
             if self.started is not None:
-                await self.started(live)
+                await self.started(live, lease is not None and lease.taken)
         return live
 
     def _new_table_check(self, user: dict[str, Any], level: str | None) -> Callable[[Connection], None]:
@@ -186,7 +188,7 @@ class Rooms:
         live = await get_fresh(self.tables, table_id)
         await send(self.tables, live, Start(user))
         if self.started is not None:
-            await self.started(live)
+            await self.started(live, False)
         return live
 
 
@@ -303,16 +305,25 @@ class Start(Request):
         _require_open(live)
         _require_seated(live.row)
         values, entries, notices, state = opening(live.row)
-        lease = partial(lease_started(tables.origin), table_id=live.id)
+        lease = partial(StartedLease(tables.origin), table_id=live.id)
         await tables.persist(
             live, values=values, first_seq=0, entries=entries, new_notices=notices, state=state, extra=lease
         )
 
 
-def lease_started(holder: str) -> Callable[..., None]:
+class StartedLease:
     """This process's lease of a table it starts, taken in the transaction that starts it
-    (`leases.hold_started`); the conductor's claim after it finds the lease its own."""
-    return partial(leases.hold_started, holder=holder, until=time.time() + LEASE_SECONDS)
+    (`leases.hold_started`). `taken`: the lease is new and this process's (epoch 1), so the
+    conductor adopts the table as it is in memory (no claim, nothing read back); otherwise its
+    claim finds out whose the lease is."""
+
+    def __init__(self, holder: str) -> None:
+        self.holder = holder
+        self.until = time.time() + LEASE_SECONDS
+        self.taken = False
+
+    def __call__(self, conn: Connection, table_id: int) -> None:
+        self.taken = leases.hold_started(conn, table_id, holder=self.holder, until=self.until)
 
 
 def _pass_hosting(limits: Limits, table_id: int, humans: list[int], values: dict[str, Any], conn: Connection) -> None:
