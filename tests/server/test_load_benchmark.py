@@ -68,3 +68,17 @@ def test_bad_arguments_are_refused_before_anything_starts(args: tuple[str, ...],
     assert proc.returncode == 2
     assert error in proc.stderr and "Traceback" not in proc.stderr
     assert proc.stdout == ""  # nothing measured, no server started
+
+
+@pytest.mark.postgres
+def test_the_table_start_benchmark_reports_cpu_per_table(postgres_url) -> None:
+    """`benchmarks/table_start.py` (docs/server.md) runs to its end and its one line adds up."""
+    server = make_url(postgres_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    script = SCRIPT.with_name("table_start.py")
+    command = [sys.executable, str(script), "--tables", "6", "--concurrency", "2", "--database-url", server]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    line = re.fullmatch(
+        r"6 tables in [\d.]+ s: server ([\d.]+) ms of CPU per table, PostgreSQL ([\d.]+) ms .*\n", proc.stdout
+    )
+    assert line is not None and float(line.group(1)) > 0 and float(line.group(2)) >= 0, proc.stdout
