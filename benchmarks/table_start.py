@@ -32,9 +32,9 @@ HZ = os.sysconf("SC_CLK_TCK")
 LIMITS = tuple(f"--limit={name}=100000" for name in ("open_tables", "guests_per_hour", "server_strong_bot_tables"))
 
 
-def postgres_ticks() -> int:
-    """CPU ticks of every PostgreSQL process on this machine (the server's backends included)."""
-    total = 0
+def postgres_ticks() -> dict[int, int]:
+    """CPU ticks of each PostgreSQL process on this machine (the server's backends included), by pid."""
+    ticks = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
@@ -42,8 +42,14 @@ def postgres_ticks() -> int:
             continue
         if "(postgres)" in stat:
             fields = stat.rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-    return total
+            ticks[int(pid)] = int(fields[11]) + int(fields[12])
+    return ticks
+
+
+def postgres_used(before: dict[int, int]) -> int:
+    """Ticks PostgreSQL used since `before`: by the processes still there (one that ended
+    meanwhile, another client's backend, takes its ticks with it) and those started since."""
+    return sum(ticks - before.get(pid, 0) for pid, ticks in postgres_ticks().items())
 
 
 async def one_table(server: ServerProcess, headers: dict[str, str], http: httpx.AsyncClient) -> None:
@@ -67,11 +73,11 @@ async def measure(server: ServerProcess, tables: int, concurrency: int) -> str:
             async with gate:
                 await one_table(server, guests[index % concurrency], http)
 
-        served, database, started = _ticks(server.proc.pid) or 0, postgres_ticks(), time.perf_counter()
+        served, postgres_before, started = _ticks(server.proc.pid) or 0, postgres_ticks(), time.perf_counter()
         await asyncio.gather(*(gated(i) for i in range(tables)))
         elapsed = time.perf_counter() - started
         served = (_ticks(server.proc.pid) or 0) - served
-        database = postgres_ticks() - database
+        database = postgres_used(postgres_before)
     per = 1000 / HZ / tables
     return (
         f"{tables} tables in {elapsed:.1f} s: server {served * per:.2f} ms of CPU per table,"
