@@ -1,7 +1,9 @@
 """Tables brought to a chosen position without a browser: a guest over HTTP creates the table,
 random bots fill the other seats, and the guest's moves are random legal actions sent over the
 WebSocket until `stop(view)` holds on the guest's own turn (the bots then wait for the guest) or
-the game is over. The browser then opens the table with the guest's session cookie."""
+the game is over; with `again`, a game that ended before `stop` held (the dice or the deal of that
+table's random seed) is followed by up to that many new tables. The browser then opens the table
+with the guest's session cookie."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ COOKIE = "nekobako_session"
 class Seated:
     table: int
     cookie: str
+    over: bool = False  # the game ended before `stop` held
 
     def open_in(self, context, server) -> None:
         """Give a browser context this guest's session."""
@@ -27,8 +30,24 @@ class Seated:
 
 
 def play_to(
-    server, game: str, seats: int, stop: Callable[[dict], bool], *, seed: int = 3, name: str = "Ada", options=None
+    server,
+    game: str,
+    seats: int,
+    stop: Callable[[dict], bool],
+    *,
+    seed: int = 3,
+    name: str = "Ada",
+    options=None,
+    again: int = 0,
 ) -> Seated:
+    for _ in range(again):
+        seated = _play_to(server, game, seats, stop, seed=seed, name=name, options=options)
+        if not seated.over:
+            return seated
+    return _play_to(server, game, seats, stop, seed=seed, name=name, options=options)
+
+
+def _play_to(server, game: str, seats: int, stop: Callable[[dict], bool], *, seed: int, name: str, options) -> Seated:
     http = httpx.Client(base_url=server.url, timeout=15)
     http.post("/api/auth/guest", json={"name": name}).raise_for_status()
     body = {"game": game, "seats": seats, "options": options or {}}
@@ -48,7 +67,7 @@ def play_to(
                 continue
             mine = bool(view["legal"])
             if view["over"] or (mine and stop(view)):
-                return Seated(table, cookie)
+                return Seated(table, cookie, over=view["over"])
             if mine and msg["seq"] != answered:
                 answered = msg["seq"]
                 ws.send(json.dumps({"type": "action", "seq": msg["seq"], "action": rng.choice(view["legal"])}))

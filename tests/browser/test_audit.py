@@ -93,7 +93,7 @@ def test_no_page_preloads_what_it_does_not_use(new_page, server):
     """Chromium warns when a preloaded answer is not used within a few seconds of the load event:
     the lobby's preloaded `/api/games` on a running table opened at `/#/table/ID` did. Each page
     stays open past that moment; a warning fails the test (conftest.py `PageErrors`)."""
-    seated = play_to(server, "shutbox", 2, lambda view: True)
+    seated = play_to(server, "shutbox", 2, lambda view: True, again=10)
     finished = finished_solo_shutbox(server)
     for path in (f"/#/table/{seated.table}", f"/table/{seated.table}", "/", f"/replay/{finished}"):
         page = new_page()

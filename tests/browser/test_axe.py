@@ -108,14 +108,14 @@ def _choose_a_card(page) -> None:
 
 def test_cat_in_the_box(new_page, server):
     failures: list[str] = []
-    playing = play_to(server, "catbox", 4, lambda v: v["phase"] == "play" and len(v["trick"]) >= 2)
+    playing = play_to(server, "catbox", 4, lambda v: v["phase"] == "play" and len(v["trick"]) >= 2, again=10)
     page = table_page(new_page, server, playing, ".my-hand .hand-card:enabled")
     scan(page, "Cat in the Box, a card chosen", ".colour-choices button", failures, prepare=_choose_a_card)
     spectator = new_page()
     spectator.goto(f"/#/table/{playing.table}")
     scan(spectator, "Cat in the Box, a spectator", "[data-testid=trick]", failures)
 
-    summary = play_to(server, "catbox", 4, lambda v: v.get("last_round") is not None, seed=4)
+    summary = play_to(server, "catbox", 4, lambda v: v.get("last_round") is not None, seed=4, again=10)
     page = table_page(new_page, server, summary, "[data-testid=round-summary]")
     scan(page, "Cat in the Box, round summary", "[data-testid=round-summary]", failures)
 
@@ -125,7 +125,7 @@ def test_cat_in_the_box(new_page, server):
 
 def test_shut_the_box(new_page, server):
     failures: list[str] = []
-    rolled = play_to(server, "shutbox", 2, lambda v: any(a.startswith("shut") for a in v["legal"]))
+    rolled = play_to(server, "shutbox", 2, lambda v: any(a.startswith("shut") for a in v["legal"]), again=10)
     page = table_page(new_page, server, rolled, ".player-board.mine button[data-tile]:enabled")
     scan(page, "Shut the Box, tiles to shut", ".player-board.mine button[data-tile]", failures)
     results_and_replay(new_page, server, "shutbox", 2, "Shut the Box", failures)
@@ -134,7 +134,7 @@ def test_shut_the_box(new_page, server):
 
 def test_catopomp(new_page, server):
     failures: list[str] = []
-    playing = play_to(server, "catopomp", 3, lambda v: any(a.startswith("play") for a in v["legal"]))
+    playing = play_to(server, "catopomp", 3, lambda v: any(a.startswith("play") for a in v["legal"]), again=10)
     page = table_page(new_page, server, playing, ".my-hand button.cp-card")
 
     def select_a_card(p):

@@ -177,7 +177,7 @@ def test_on_a_phone_the_hand_sits_by_the_trick_and_every_target_is_44_px(
     """A 4-player table on a 390 × 844 phone: the trick, the hand and the colour buttons of the card
     chosen are on one screen, in English and in Japanese (whose longer header and prompt once
     pushed the colour buttons below the screen)."""
-    seated = play_to(server, "catbox", 4, lambda v: v["phase"] == "play" and len(v["trick"]) >= 1)
+    seated = play_to(server, "catbox", 4, lambda v: v["phase"] == "play" and len(v["trick"]) >= 1, again=10)
     page = new_page(width=390, height=844, locale=locale)
     seated.open_in(page.context, server)
     page.goto(f"/#/table/{seated.table}")
