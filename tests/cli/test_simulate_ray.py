@@ -187,9 +187,21 @@ def test_a_local_cluster_that_cannot_start_is_one_message_and_exit_code_2(lang, 
     assert "Traceback" not in proc.stderr
     assert not list(records.glob("*.json"))
     deadline = time.monotonic() + 30  # a failed start's processes take a moment to exit
-    while ray_pids() - others and time.monotonic() < deadline:
+    while started_here(others, blocked) and time.monotonic() < deadline:
         time.sleep(0.5)
-    assert not ray_pids() - others, "nothing of the cluster is left running"
+    assert not started_here(others, blocked), "nothing of the cluster is left running"
+
+
+def started_here(others: set[int], temp: Path) -> set[int]:
+    """Ray's new processes of the cluster given `temp` as its folder (they inherit `RAY_TMPDIR`);
+    another test's cluster, on the other test worker, is not this one's."""
+    marker = f"RAY_TMPDIR={temp}".encode()
+    mine = set()
+    for pid in ray_pids() - others:
+        with contextlib.suppress(OSError):
+            if marker in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0"):
+                mine.add(pid)
+    return mine
 
 
 def test_a_cluster_that_goes_away_mid_run_is_reported_and_nothing_is_written(tmp_path):
