@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hub_harness import with_hub
 
 from nekobako.engine import format_entry
 from nekobako.server import actor
@@ -36,23 +37,14 @@ def at_a_running_table(tmp_path: Path, check: Check) -> None:
     engine = open_database(f"sqlite:///{tmp_path / 'actor.db'}")
     people = [accounts.create_user(engine, name, None) for name in ("ann", "bob")]
 
-    async def main() -> None:
-        hub = Hub(engine)
+    async def main(hub: Hub) -> None:
         hub.rooms.started = None  # no lease claimed: no bot or clock moves here on its own
-        try:
-            live = await hub.rooms.create_table(people[0], NewTable(game="catopomp", seats=2))
-            await hub.rooms.join(people[1], live.id, {"seat": 1})
-            await hub.rooms.start(people[0], live.id)
-            await check(hub, live, people)
-        finally:
-            hub.tables.closing = True
-            await actor.stop(hub.tables, hub.tables.values())
-            hub.workers.close()
+        live = await hub.rooms.create_table(people[0], NewTable(game="catopomp", seats=2))
+        await hub.rooms.join(people[1], live.id, {"seat": 1})
+        await hub.rooms.start(people[0], live.id)
+        await check(hub, live, people)
 
-    try:
-        asyncio.run(main())
-    finally:
-        engine.dispose()
+    with_hub(engine, main)
 
 
 def a_legal_move(live: LiveTable) -> tuple[int, str]:

@@ -3,20 +3,19 @@ engine's words, seats, bots, permissions, and the OpenAPI document against the r
 
 from __future__ import annotations
 
-import asyncio
 import random
 import time
 from functools import partial
 from typing import Any
 
 import pytest
+from hub_harness import with_hub
 from server_harness import clients, play_out
 from sqlalchemy import event, insert
 from views_check import check_views
 
 from nekobako.engine import InvalidOptions, get_game
 from nekobako.i18n import Message
-from nekobako.server import actor
 from nekobako.server.app import create_app
 from nekobako.server.clock import parse_clock
 from nekobako.server.hub import Hub
@@ -242,30 +241,21 @@ def test_a_table_started_in_the_request_that_makes_it_is_adopted_without_a_claim
     event.listen(engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
     body = NewTable(game="shutbox", seats=2, bots="greedy", start=True)
 
-    async def main() -> None:
-        hub = Hub(engine)
-        try:
-            host = await hub.db(accounts.create_user, "ann", None)
-            live = await hub.rooms.create_table(host, body)
-            assert hub.conductor.held == {live.id: 1}
-            stored = max(i for i, s in enumerate(statements) if s.startswith("INSERT INTO leases"))
-            assert not any("revision" in s and s.startswith("SELECT") for s in statements[stored:])
-            assert sum(s.startswith("INSERT INTO leases") for s in statements) == 1
-            # a lease row already there for the next table's id (the foreign key stops that today;
-            # the claim stays for it): claimed, the epoch raised
-            with engine.connect() as conn:
-                conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
-                conn.execute(insert(schema.leases).values(table_id=live.id + 1, holder="gone", until=0.0, epoch=4))
-                conn.commit()
-                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
-            again = await hub.rooms.create_table(host, body)
-            assert again.id == live.id + 1 and hub.conductor.held[again.id] == 5
-        finally:
-            hub.tables.closing = True
-            await actor.stop(hub.tables, hub.tables.values())
-            hub.workers.close()
+    async def main(hub: Hub) -> None:
+        host = await hub.db(accounts.create_user, "ann", None)
+        live = await hub.rooms.create_table(host, body)
+        assert hub.conductor.held == {live.id: 1}
+        stored = max(i for i, s in enumerate(statements) if s.startswith("INSERT INTO leases"))
+        assert not any("revision" in s and s.startswith("SELECT") for s in statements[stored:])
+        assert sum(s.startswith("INSERT INTO leases") for s in statements) == 1
+        # a lease row already there for the next table's id (the foreign key stops that today;
+        # the claim stays for it): claimed, the epoch raised
+        with engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.execute(insert(schema.leases).values(table_id=live.id + 1, holder="gone", until=0.0, epoch=4))
+            conn.commit()
+            conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+        again = await hub.rooms.create_table(host, body)
+        assert again.id == live.id + 1 and hub.conductor.held[again.id] == 5
 
-    try:
-        asyncio.run(main())
-    finally:
-        engine.dispose()
+    with_hub(engine, main)
