@@ -32,8 +32,8 @@ from load import CpuMeter, fresh_database, post, start_table
 LIMITS = tuple(f"--limit={name}=100000" for name in ("open_tables", "guests_per_hour", "server_strong_bot_tables"))
 
 
-async def one_table(server: ServerProcess, headers: dict[str, str], http: httpx.AsyncClient) -> None:
-    table = await start_table(server.base, headers, "greedy", http)
+async def one_table(server: ServerProcess, headers: dict[str, str]) -> None:
+    table = await start_table(server.base, headers, "greedy")
     async with connect(f"{server.ws_base}/ws/tables/{table}?deltas=1", additional_headers=headers) as ws:
         orjson.loads(await ws.recv())
 
@@ -45,12 +45,12 @@ async def measure(server: ServerProcess, url: str, tables: int, concurrency: int
             answer = await post(http, f"{server.base}/api/auth/guest", json={"name": f"guest {index}"})
             guests.append({"Cookie": f"nekobako_session={answer.cookies['nekobako_session']}"})
         for headers in guests:  # first use (imports, bots warmed) before the clock starts
-            await one_table(server, headers, http)
+            await one_table(server, headers)
         gate = asyncio.Semaphore(concurrency)
 
         async def gated(index: int) -> None:
             async with gate:
-                await one_table(server, guests[index % concurrency], http)
+                await one_table(server, guests[index % concurrency])
 
         database = make_url(url).database if url.startswith("postgres") else None
         started = time.perf_counter()

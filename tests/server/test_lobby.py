@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import time
-from functools import partial
 from typing import Any
 
 import pytest
@@ -195,8 +194,9 @@ def test_a_table_started_at_once_is_leased_to_its_maker_in_the_same_transaction(
             values, entries, row.notices, _ = opening(row)
             for key, value in values.items():
                 setattr(row, key, value)
-            then = partial(leases.hold_started, holder="maker", until=time.time() + 60) if lease else None
-            made.append(games.insert_table(engine, row, entries=entries, then=then))
+            taken = leases.StartedLease("maker", time.time() + 60) if lease else None
+            made.append(games.insert_table(engine, row, entries=entries, lease=taken))
+            assert taken is None or taken.taken
         assert leases.orphans(engine, time.time(), 10) == [made[1]]  # the one stored without its lease
         assert leases.claim(engine, made, "another", time.time(), 3) == {made[1]: 1}
         assert leases.claim(engine, made, "maker", time.time(), 3) == {made[0]: 1}  # its maker's, same epoch

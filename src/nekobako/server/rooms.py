@@ -109,7 +109,7 @@ class Rooms:
             row.seats = [SeatRow(s.seat, "bot", bot=level) if s.kind == "empty" else s for s in row.seats]
         entries: list[str] = []
         state = None
-        lease = StartedLease(self.tables.origin) if begin else None
+        lease = leases.StartedLease(self.tables.origin, time.time() + LEASE_SECONDS) if begin else None
         if begin:
             _require_seated(row)
             values, entries, row.notices, state = opening(row)
@@ -121,7 +121,7 @@ class Rooms:
                 row,
                 entries=entries,
                 check=self._new_table_check(user, level),
-                then=lease,
+                lease=lease,
             )
         except (quotas.HostsTooMany, quotas.StrongBotsTooMany) as exc:
             raise quota_error(exc, self.limits) from None
@@ -305,25 +305,10 @@ class Start(Request):
         _require_open(live)
         _require_seated(live.row)
         values, entries, notices, state = opening(live.row)
-        lease = partial(StartedLease(tables.origin), table_id=live.id)
+        lease = partial(leases.StartedLease(tables.origin, time.time() + LEASE_SECONDS), table_id=live.id)
         await tables.persist(
             live, values=values, first_seq=0, entries=entries, new_notices=notices, state=state, extra=lease
         )
-
-
-class StartedLease:
-    """This process's lease of a table it starts, taken in the transaction that starts it
-    (`leases.hold_started`). `taken`: the lease is new and this process's (epoch 1), so the
-    conductor adopts the table as it is in memory (no claim, nothing read back); otherwise its
-    claim finds out whose the lease is."""
-
-    def __init__(self, holder: str) -> None:
-        self.holder = holder
-        self.until = time.time() + LEASE_SECONDS
-        self.taken = False
-
-    def __call__(self, conn: Connection, table_id: int) -> None:
-        self.taken = leases.hold_started(conn, table_id, holder=self.holder, until=self.until)
 
 
 def _pass_hosting(limits: Limits, table_id: int, humans: list[int], values: dict[str, Any], conn: Connection) -> None:

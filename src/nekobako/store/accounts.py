@@ -10,7 +10,7 @@ import unicodedata
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Engine, delete, exists, insert, select
+from sqlalchemy import Engine, bindparam, delete, exists, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from . import confusables
@@ -120,16 +120,19 @@ def create_session(engine: Engine, user_id: int) -> str:
     return token
 
 
+_SESSION_USER = (
+    select(users, sessions.c.expires_at)
+    .join(sessions, sessions.c.user_id == users.c.id)
+    .where(sessions.c.token_hash == bindparam("token_hash"))
+)  # made once: every request and socket asks it (database.py, "Statements made once")
+
+
 def session_user(engine: Engine, token: str) -> dict[str, Any] | None:
     """The user a cookie value belongs to, if the session exists and has not expired."""
     if not token or len(token) > 128:
         return None
     with reading(engine) as conn:
-        row = conn.execute(
-            select(users, sessions.c.expires_at)
-            .join(sessions, sessions.c.user_id == users.c.id)
-            .where(sessions.c.token_hash == _hash(token))
-        ).first()
+        row = conn.execute(_SESSION_USER, {"token_hash": _hash(token)}).first()
     if row is None or aware(row.expires_at) < now():
         return None
     return _user(row)

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any, Literal
 
-from sqlalchemy import Engine, insert, select
+from sqlalchemy import Engine, bindparam, insert, select
 
 from .database import aware, hold, iso, now, reading
 from .schema import chat_messages, users
@@ -80,16 +80,21 @@ def add_message(
     return _json(key[0], channel, user, seat, seq, text, stamp)
 
 
+_MESSAGES = (
+    select(chat_messages, users.c.name, users.c.guest)
+    .join(users, users.c.id == chat_messages.c.user_id)
+    .where(
+        chat_messages.c.table_id == bindparam("table_id"),
+        chat_messages.c.channel.in_(bindparam("channels", expanding=True)),
+    )
+    .order_by(chat_messages.c.id)
+)  # every socket's
+
+
 def messages(engine: Engine, table_id: int, channels: Iterable[Channel]) -> list[dict[str, Any]]:
     """The table's messages in these channels, oldest first."""
-    query = (
-        select(chat_messages, users.c.name, users.c.guest)
-        .join(users, users.c.id == chat_messages.c.user_id)
-        .where(chat_messages.c.table_id == table_id, chat_messages.c.channel.in_(list(channels)))
-        .order_by(chat_messages.c.id)
-    )
     with reading(engine) as conn:
-        rows = conn.execute(query).all()
+        rows = conn.execute(_MESSAGES, {"table_id": table_id, "channels": list(channels)}).all()
     return [
         _json(
             r.id,

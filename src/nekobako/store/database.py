@@ -12,7 +12,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any, overload
 
-from sqlalchemy import Connection, Engine, create_engine, event, func, inspect, select, text
+from sqlalchemy import BigInteger, Connection, Engine, bindparam, create_engine, event, func, inspect, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import InvalidatePoolError
 from sqlalchemy.schema import CreateColumn
@@ -126,6 +126,9 @@ def reading(engine: Engine) -> Connection:
     return conn
 
 
+_ADVISORY_LOCK = select(func.pg_advisory_xact_lock(bindparam("number", type_=BigInteger)))
+
+
 def hold(conn: Connection, key: str) -> None:
     """Take the lock named `key` until the transaction ends, so a count and the change it allows
     are one step for every server process and thread (a quota, a rate limit). PostgreSQL locks
@@ -134,7 +137,7 @@ def hold(conn: Connection, key: str) -> None:
     other writer waits for: call it before the transaction's first read."""
     if conn.dialect.name == "postgresql":
         number = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
-        conn.execute(select(func.pg_advisory_xact_lock(number)))
+        conn.execute(_ADVISORY_LOCK, {"number": number})
         return
     driver = conn.connection.driver_connection
     if driver is not None and not driver.in_transaction:  # pysqlite starts transactions at the first write

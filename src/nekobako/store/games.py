@@ -18,6 +18,7 @@ import orjson
 from sqlalchemy import JSON, Connection, Engine, bindparam, insert, select, update
 
 from .database import aware, hold, now, reading
+from .leases import StartedLease
 from .quotas import limit_hosting
 from .schema import actions, leases, notices, seats, tables
 
@@ -115,46 +116,118 @@ def insert_table(
     *,
     entries: Sequence[str] = (),
     check: Callable[[Connection], None] | None = None,
-    then: Callable[[Connection, int], None] | None = None,
+    lease: StartedLease | None = None,
 ) -> int:
     """Store a new table as `row` has it (its status, seats, notices and, with `entries`, its first
     record entries: a table made and started at once) in one transaction; returns its id. The
     caller keeps `row` (with that id) as the table in memory: nothing is read back. `check` runs
-    first in the same transaction and refuses by raising (the quotas, under their locks); `then`
-    last, with the new id (the lease of a table started at once)."""
+    first in the same transaction and refuses by raising (the quotas, under their locks); `lease`
+    is taken in it too (a table started at once; `lease.taken` says whether it was made)."""
     with engine.begin() as conn:
         if check is not None:
             check(conn)
-        result = conn.execute(
-            insert(tables).values(
-                game=row.game,
-                players=row.players,
-                options=row.options,
-                clock=row.clock,
-                status=row.status,
-                host_id=row.host_id,
-                seed=row.seed,
-                seq=row.seq,
-                revision=row.revision,
-                deadlines=row.deadlines,
-                created_at=row.created_at,
-                started_at=row.started_at,
-                finished_at=row.finished_at,
-            )
-        )
-        key = result.inserted_primary_key
-        assert key is not None
-        table_id = key[0]
-        conn.execute(insert(seats), [seat_values(table_id, r) for r in row.seats])
-        if entries:
-            stamp = now()
-            rows = [dict(table_id=table_id, seq=i, entry=e, created_at=stamp) for i, e in enumerate(entries)]
-            conn.execute(insert(actions), rows)
-        if row.notices:
-            conn.execute(insert(notices), [notice_values(table_id, n) for n in row.notices])
-        if then is not None:
-            then(conn, table_id)
+        if conn.dialect.name == "postgresql":
+            return _insert_postgres(conn, row, entries, lease)
+        table_id = _insert(conn, row, entries)
+        if lease is not None:
+            lease(conn, table_id)
     return table_id
+
+
+def _insert(conn: Connection, row: TableRow, entries: Sequence[str]) -> int:
+    """A new table as a few statements (SQLite: no round trips to save)."""
+    result = conn.execute(
+        insert(tables).values(
+            game=row.game,
+            players=row.players,
+            options=row.options,
+            clock=row.clock,
+            status=row.status,
+            host_id=row.host_id,
+            seed=row.seed,
+            seq=row.seq,
+            revision=row.revision,
+            deadlines=row.deadlines,
+            created_at=row.created_at,
+            started_at=row.started_at,
+            finished_at=row.finished_at,
+        )
+    )
+    key = result.inserted_primary_key
+    assert key is not None
+    table_id = int(key[0])
+    conn.execute(insert(seats), [seat_values(table_id, r) for r in row.seats])
+    if entries:
+        stamp = now()
+        rows = [dict(table_id=table_id, seq=i, entry=e, created_at=stamp) for i, e in enumerate(entries)]
+        conn.execute(insert(actions), rows)
+    if row.notices:
+        conn.execute(insert(notices), [notice_values(table_id, n) for n in row.notices])
+    return table_id
+
+
+def _insert_postgres(conn: Connection, row: TableRow, entries: Sequence[str], lease: StartedLease | None) -> int:
+    """The table row, its seats, first entries, notices and lease as one statement through
+    psycopg (as `_send_postgres`): one round trip, and none of SQLAlchemy's work per statement,
+    which was most of a new table's time in the database thread (docs/server.md)."""
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    json_text = {key: orjson.dumps(getattr(row, key)).decode() for key in ("options", "clock", "deadlines")}
+    params: dict[str, Any] = {
+        **{key: getattr(row, key) for key in ("game", "players", "status", "host_id", "seed", "seq", "revision")},
+        **json_text,
+        **{key: getattr(row, key) for key in ("created_at", "started_at", "finished_at")},
+        "s_seat": [r.seat for r in row.seats],
+        "s_kind": [r.kind for r in row.seats],
+        "s_user": [r.user_id for r in row.seats],
+        "s_bot": [r.bot for r in row.seats],
+        "s_replaced": [r.replaced for r in row.seats],
+    }
+    steps = [
+        f"t AS (INSERT INTO {tables.name} (game, players, options, clock, status, host_id, seed, seq, revision,"
+        " deadlines, created_at, started_at, finished_at) VALUES (%(game)s, %(players)s, %(options)s::json,"
+        " %(clock)s::json, %(status)s, %(host_id)s, %(seed)s, %(seq)s, %(revision)s, %(deadlines)s::json,"
+        " %(created_at)s, %(started_at)s, %(finished_at)s) RETURNING id)",
+        f"s AS (INSERT INTO {seats.name} (table_id, seat, kind, user_id, bot, replaced)"
+        " SELECT t.id, u.seat, u.kind, u.user_id, u.bot, u.replaced FROM t, unnest(%(s_seat)s::int[],"
+        " %(s_kind)s::text[], %(s_user)s::int[], %(s_bot)s::text[], %(s_replaced)s::text[])"
+        " AS u(seat, kind, user_id, bot, replaced))",
+    ]
+    if entries:
+        params.update(entries=list(entries), stamp=now())
+        steps.append(
+            f"a AS (INSERT INTO {actions.name} (table_id, seq, entry, created_at)"
+            " SELECT t.id, e.i - 1, e.entry, %(stamp)s"
+            " FROM t, unnest(%(entries)s::text[]) WITH ORDINALITY AS e(entry, i))"
+        )
+    if row.notices:
+        params.update(
+            n_kind=[n.kind for n in row.notices],
+            n_seat=[n.seat for n in row.notices],
+            n_seq=[n.seq for n in row.notices],
+            n_data=[orjson.dumps(n.data).decode() for n in row.notices],
+            n_at=[n.created_at for n in row.notices],
+        )
+        steps.append(  # in order: a notice's id is its place among the table's notices
+            f"n AS (INSERT INTO {notices.name} (table_id, kind, seat, seq, data, created_at)"
+            " SELECT t.id, n.kind, n.seat, n.seq, n.data::json, n.at FROM t,"
+            " unnest(%(n_kind)s::text[], %(n_seat)s::int[], %(n_seq)s::int[], %(n_data)s::text[],"
+            " %(n_at)s::timestamptz[]) WITH ORDINALITY AS n(kind, seat, seq, data, at, i) ORDER BY n.i)"
+        )
+    if lease is not None:
+        params.update(holder=lease.holder, until=lease.until)
+        steps.append(
+            f"l AS (INSERT INTO {leases.name} (table_id, holder, until, epoch) SELECT t.id, %(holder)s, %(until)s, 1"
+            " FROM t ON CONFLICT (table_id) DO NOTHING RETURNING table_id)"
+        )
+    taken = "EXISTS (SELECT 1 FROM l)" if lease is not None else "false"
+    with driver.cursor() as cursor:
+        cursor.execute(f"WITH {', '.join(steps)} SELECT id, {taken} FROM t", params)
+        found = cursor.fetchone()
+    assert found is not None
+    if lease is not None:
+        lease.taken = found[1]
+    return int(found[0])
 
 
 def seat_values(table_id: int, row: SeatRow) -> dict[str, Any]:
@@ -219,11 +292,13 @@ def table_ids(
         return [r.id for r in conn.execute(query)]
 
 
+_REVISIONS = select(tables.c.id, tables.c.revision).where(tables.c.id.in_(bindparam("ids", expanding=True)))
+
+
 def revisions(engine: Engine, table_ids: Iterable[int]) -> dict[int, int]:
     """The stored revision of each table named (to find copies in memory that fell behind)."""
     with reading(engine) as conn:
-        query = select(tables.c.id, tables.c.revision).where(tables.c.id.in_(list(table_ids)))
-        return {r.id: r.revision for r in conn.execute(query)}
+        return {r.id: r.revision for r in conn.execute(_REVISIONS, {"ids": list(table_ids)})}
 
 
 def load_actions(engine: Engine, table_id: int, since: int = 0) -> list[str]:

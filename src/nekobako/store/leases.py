@@ -98,6 +98,21 @@ def release(engine: Engine, holder: str, table_ids: Iterable[int] | None = None)
         )
 
 
+class StartedLease:
+    """The lease of a table a process starts, taken in the transaction that starts it
+    (`hold_started`; `games.insert_table` takes it in its own statement on PostgreSQL).
+    `taken`: the lease is new and `holder`'s (epoch 1), so that process adopts the table as it is
+    in memory (no claim, nothing read back); otherwise its claim finds out whose the lease is."""
+
+    def __init__(self, holder: str, until: float) -> None:
+        self.holder = holder
+        self.until = until
+        self.taken = False
+
+    def __call__(self, conn: Connection, table_id: int) -> None:
+        self.taken = hold_started(conn, table_id, holder=self.holder, until=self.until)
+
+
 def hold_started(conn: Connection, table_id: int, *, holder: str, until: float) -> bool:
     """The lease of a table its process starts, taken in the transaction that starts it (unless
     one is held already): no other process's round can find it running with no lease and claim

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy import Engine, bindparam, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from .database import aware, hold, iso, now, reading
@@ -48,9 +48,12 @@ def _user_exists(conn: Any, user_id: int) -> bool:
     return conn.execute(select(users.c.id).where(users.c.id == user_id)).first() is not None
 
 
+_MUTED_IDS = select(mutes.c.muted_id).where(mutes.c.user_id == bindparam("user_id"))  # every socket's
+
+
 def muted_ids(engine: Engine, user_id: int) -> frozenset[int]:
     with reading(engine) as conn:
-        rows = conn.execute(select(mutes.c.muted_id).where(mutes.c.user_id == user_id)).scalars().all()
+        rows = conn.execute(_MUTED_IDS, {"user_id": user_id}).scalars().all()
     return frozenset(rows)
 
 

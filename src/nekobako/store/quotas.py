@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, bindparam, func, select
 
 from .database import hold
 from .schema import seats, tables
@@ -42,11 +42,13 @@ class StrongBotsTooMany(Exception):
         self.limit = limit
 
 
+_HOSTED = select(func.count()).where(tables.c.host_id == bindparam("host_id"), tables.c.status.in_(LIVE))
+
+
 def limit_hosting(conn: Connection, host_id: int, most: int) -> None:
     """Raise `HostsTooMany` unless `host_id` hosts fewer than `most` open or running tables."""
     hold(conn, hosting_lock(host_id))
-    query = select(func.count()).where(tables.c.host_id == host_id, tables.c.status.in_(LIVE))
-    hosted = int(conn.execute(query).scalar_one())
+    hosted = int(conn.execute(_HOSTED, {"host_id": host_id}).scalar_one())
     if hosted >= most:
         raise HostsTooMany(hosted)
 
