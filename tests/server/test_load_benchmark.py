@@ -82,3 +82,15 @@ def test_the_table_start_benchmark_reports_cpu_per_table(postgres_url) -> None:
         r"6 tables in [\d.]+ s: server ([\d.]+) ms of CPU per table, PostgreSQL ([\d.]+) ms .*\n", proc.stdout
     )
     assert line is not None and float(line.group(1)) > 0 and float(line.group(2)) >= 0, proc.stdout
+
+
+@pytest.mark.postgres
+def test_the_statements_benchmark_reports_each_way(postgres_url) -> None:
+    """`benchmarks/statements.py` (docs/server.md) runs to its end with a line per way of reading."""
+    server = make_url(postgres_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    command = [sys.executable, str(SCRIPT.with_name("statements.py")), "--calls", "20", "--database-url", server]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    ways = re.findall(r"^(.+): \d+ µs of CPU per read \(([\d.]+)× built per call\)$", proc.stdout, re.M)
+    assert [name for name, _ in ways] == ["built per call", "made once", "psycopg alone"], proc.stdout
+    assert ways[0][1] == "1.00", proc.stdout

@@ -177,11 +177,7 @@ def _insert_postgres(conn: Connection, row: TableRow, entries: Sequence[str], le
         **{key: getattr(row, key) for key in ("game", "players", "status", "host_id", "seed", "seq", "revision")},
         **json_text,
         **{key: getattr(row, key) for key in ("created_at", "started_at", "finished_at")},
-        "s_seat": [r.seat for r in row.seats],
-        "s_kind": [r.kind for r in row.seats],
-        "s_user": [r.user_id for r in row.seats],
-        "s_bot": [r.bot for r in row.seats],
-        "s_replaced": [r.replaced for r in row.seats],
+        **_seat_arrays(row.seats),
     }
     steps = [
         f"t AS (INSERT INTO {tables.name} (game, players, options, clock, status, host_id, seed, seq, revision,"
@@ -189,31 +185,12 @@ def _insert_postgres(conn: Connection, row: TableRow, entries: Sequence[str], le
         " %(clock)s::json, %(status)s, %(host_id)s, %(seed)s, %(seq)s, %(revision)s, %(deadlines)s::json,"
         " %(created_at)s, %(started_at)s, %(finished_at)s) RETURNING id)",
         f"s AS (INSERT INTO {seats.name} (table_id, seat, kind, user_id, bot, replaced)"
-        " SELECT t.id, u.seat, u.kind, u.user_id, u.bot, u.replaced FROM t, unnest(%(s_seat)s::int[],"
-        " %(s_kind)s::text[], %(s_user)s::int[], %(s_bot)s::text[], %(s_replaced)s::text[])"
-        " AS u(seat, kind, user_id, bot, replaced))",
+        f" SELECT t.id, u.seat, u.kind, u.user_id, u.bot, u.replaced FROM t, {_SEATS_UNNEST})",
     ]
     if entries:
-        params.update(entries=list(entries), stamp=now())
-        steps.append(
-            f"a AS (INSERT INTO {actions.name} (table_id, seq, entry, created_at)"
-            " SELECT t.id, e.i - 1, e.entry, %(stamp)s"
-            " FROM t, unnest(%(entries)s::text[]) WITH ORDINALITY AS e(entry, i))"
-        )
+        steps.append(_entries_step("t", 0, entries, now(), params))
     if row.notices:
-        params.update(
-            n_kind=[n.kind for n in row.notices],
-            n_seat=[n.seat for n in row.notices],
-            n_seq=[n.seq for n in row.notices],
-            n_data=[orjson.dumps(n.data).decode() for n in row.notices],
-            n_at=[n.created_at for n in row.notices],
-        )
-        steps.append(  # in order: a notice's id is its place among the table's notices
-            f"n AS (INSERT INTO {notices.name} (table_id, kind, seat, seq, data, created_at)"
-            " SELECT t.id, n.kind, n.seat, n.seq, n.data::json, n.at FROM t,"
-            " unnest(%(n_kind)s::text[], %(n_seat)s::int[], %(n_seq)s::int[], %(n_data)s::text[],"
-            " %(n_at)s::timestamptz[]) WITH ORDINALITY AS n(kind, seat, seq, data, at, i) ORDER BY n.i)"
-        )
+        steps.append(_notices_step("t", row.notices, params))
     if lease is not None:
         params.update(holder=lease.holder, until=lease.until)
         steps.append(
@@ -554,45 +531,62 @@ def _send_postgres(driver: Any, change: Change, stamp: datetime) -> Any:
         " WHERE id = %(id)s AND revision = %(revision)s RETURNING id)"
     ]
     if change.entries:
-        params.update(first_seq=change.first_seq, entries=list(change.entries), stamp=stamp)
-        steps.append(
-            f"a AS (INSERT INTO {actions.name} (table_id, seq, entry, created_at)"
-            " SELECT moved.id, %(first_seq)s + e.i - 1, e.entry, %(stamp)s"
-            " FROM moved, unnest(%(entries)s::text[]) WITH ORDINALITY AS e(entry, i))"
-        )
+        steps.append(_entries_step("moved", change.first_seq, change.entries, stamp, params))
     if change.seat_rows:
-        seated = change.seat_rows
-        params.update(
-            s_seat=[r.seat for r in seated],
-            s_kind=[r.kind for r in seated],
-            s_user=[r.user_id for r in seated],
-            s_bot=[r.bot for r in seated],
-            s_replaced=[r.replaced for r in seated],
-        )
+        params.update(_seat_arrays(change.seat_rows))
         steps.append(
             f"s AS (UPDATE {seats.name} SET kind = u.kind, user_id = u.user_id, bot = u.bot, replaced = u.replaced"
-            " FROM moved, unnest(%(s_seat)s::int[], %(s_kind)s::text[], %(s_user)s::int[], %(s_bot)s::text[],"
-            " %(s_replaced)s::text[]) AS u(seat, kind, user_id, bot, replaced)"
-            f" WHERE {seats.name}.table_id = moved.id AND {seats.name}.seat = u.seat)"
+            f" FROM moved, {_SEATS_UNNEST} WHERE {seats.name}.table_id = moved.id AND {seats.name}.seat = u.seat)"
         )
     if change.new_notices:
-        rows = change.new_notices
-        params.update(
-            n_kind=[n.kind for n in rows],
-            n_seat=[n.seat for n in rows],
-            n_seq=[n.seq for n in rows],
-            n_data=[orjson.dumps(n.data).decode() for n in rows],
-            n_at=[n.created_at for n in rows],
-        )
-        steps.append(  # in order: a notice's id is its place among the table's notices
-            f"n AS (INSERT INTO {notices.name} (table_id, kind, seat, seq, data, created_at)"
-            " SELECT moved.id, n.kind, n.seat, n.seq, n.data::json, n.at FROM moved,"
-            " unnest(%(n_kind)s::text[], %(n_seat)s::int[], %(n_seq)s::int[], %(n_data)s::text[],"
-            " %(n_at)s::timestamptz[]) WITH ORDINALITY AS n(kind, seat, seq, data, at, i) ORDER BY n.i)"
-        )
+        steps.append(_notices_step("moved", change.new_notices, params))
     cursor = driver.cursor()
     cursor.execute(f"WITH {', '.join(steps)} SELECT 1 FROM moved", params)
     return cursor
+
+
+def _seat_arrays(rows: Sequence[SeatRow]) -> dict[str, list[Any]]:
+    """Seat rows as one array per column, for `unnest` (named `u`: seat, kind, user_id, bot, replaced)."""
+    return {
+        "s_seat": [r.seat for r in rows],
+        "s_kind": [r.kind for r in rows],
+        "s_user": [r.user_id for r in rows],
+        "s_bot": [r.bot for r in rows],
+        "s_replaced": [r.replaced for r in rows],
+    }
+
+
+_SEATS_UNNEST = (
+    "unnest(%(s_seat)s::int[], %(s_kind)s::text[], %(s_user)s::int[], %(s_bot)s::text[], %(s_replaced)s::text[])"
+    " AS u(seat, kind, user_id, bot, replaced)"
+)
+
+
+def _entries_step(source: str, first_seq: int, entries: Sequence[str], stamp: datetime, params: dict[str, Any]) -> str:
+    """The step that inserts record entries from `first_seq` on for the table `source` names."""
+    params.update(first_seq=first_seq, entries=list(entries), stamp=stamp)
+    return (
+        f"a AS (INSERT INTO {actions.name} (table_id, seq, entry, created_at)"
+        f" SELECT {source}.id, %(first_seq)s + e.i - 1, e.entry, %(stamp)s"
+        f" FROM {source}, unnest(%(entries)s::text[]) WITH ORDINALITY AS e(entry, i))"
+    )
+
+
+def _notices_step(source: str, rows: Sequence[NoticeRow], params: dict[str, Any]) -> str:
+    """The step that inserts notices, in order (a notice's id is its place among the table's)."""
+    params.update(
+        n_kind=[n.kind for n in rows],
+        n_seat=[n.seat for n in rows],
+        n_seq=[n.seq for n in rows],
+        n_data=[orjson.dumps(n.data).decode() for n in rows],
+        n_at=[n.created_at for n in rows],
+    )
+    return (
+        f"n AS (INSERT INTO {notices.name} (table_id, kind, seat, seq, data, created_at)"
+        f" SELECT {source}.id, n.kind, n.seat, n.seq, n.data::json, n.at FROM {source},"
+        " unnest(%(n_kind)s::text[], %(n_seat)s::int[], %(n_seq)s::int[], %(n_data)s::text[],"
+        " %(n_at)s::timestamptz[]) WITH ORDINALITY AS n(kind, seat, seq, data, at, i) ORDER BY n.i)"
+    )
 
 
 def notice_values(table_id: int, notice: NoticeRow) -> dict[str, Any]:
