@@ -82,6 +82,7 @@ TARGET_P99 = 0.100
 TICKS = os.sysconf("SC_CLK_TCK")
 PROFILE_RATE = 100  # samples per second per thread
 LAG_PERIOD = 0.01  # how often the load generator looks at its own loop's lag
+POST_TIMEOUT = 60.0  # seconds for a table's making request, as the setup's httpx client
 REFERENCE_GAMES = 10  # per sample of the machine's speed (views_speed.py's greedy decisions)
 
 
@@ -130,12 +131,13 @@ async def post_json(base: str, path: str, headers: dict[str, str], body: Any = N
     lines = [f"POST {path} HTTP/1.1", f"Host: {address.netloc.decode()}", "Connection: close"]
     lines += [f"{name}: {value}" for name, value in headers.items()]
     lines += ["Content-Type: application/json", f"Content-Length: {len(payload)}", "", ""]
-    reader, writer = await asyncio.open_connection(address.host, address.port)
-    try:
-        writer.write("\r\n".join(lines).encode() + payload)
-        answer = await reader.read()  # to the end: the server closes the connection after it
-    finally:
-        writer.close()
+    async with asyncio.timeout(POST_TIMEOUT):
+        reader, writer = await asyncio.open_connection(address.host, address.port)
+        try:
+            writer.write("\r\n".join(lines).encode() + payload)
+            answer = await reader.read()  # to the end: the server closes the connection after it
+        finally:
+            writer.close()
     head, _, content = answer.partition(b"\r\n\r\n")
     status = head.split(b" ", 2)[1] if head else b"?"
     if not status.startswith(b"2"):

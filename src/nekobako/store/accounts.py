@@ -124,7 +124,7 @@ _SESSION_USER = (
     select(users, sessions.c.expires_at)
     .join(sessions, sessions.c.user_id == users.c.id)
     .where(sessions.c.token_hash == bindparam("token_hash"))
-)  # made once: every request and socket asks it (database.py, "Statements made once")
+)  # made once: every request and socket asks it (docs/server.md, "Statements made once")
 
 
 def session_user(engine: Engine, token: str) -> dict[str, Any] | None:
