@@ -134,25 +134,12 @@ def insert_table(
     return table_id
 
 
+_TABLE_COLUMNS = tuple(c.name for c in tables.columns if c.name != "id")  # a `TableRow` field each
+
+
 def _insert(conn: Connection, row: TableRow, entries: Sequence[str]) -> int:
     """A new table as a few statements (SQLite: no round trips to save)."""
-    result = conn.execute(
-        insert(tables).values(
-            game=row.game,
-            players=row.players,
-            options=row.options,
-            clock=row.clock,
-            status=row.status,
-            host_id=row.host_id,
-            seed=row.seed,
-            seq=row.seq,
-            revision=row.revision,
-            deadlines=row.deadlines,
-            created_at=row.created_at,
-            started_at=row.started_at,
-            finished_at=row.finished_at,
-        )
-    )
+    result = conn.execute(insert(tables).values({name: getattr(row, name) for name in _TABLE_COLUMNS}))
     key = result.inserted_primary_key
     assert key is not None
     table_id = int(key[0])
@@ -172,18 +159,15 @@ def _insert_postgres(conn: Connection, row: TableRow, entries: Sequence[str], le
     which was most of a new table's time in the database thread (docs/server.md)."""
     driver = conn.connection.driver_connection
     assert driver is not None
-    json_text = {key: orjson.dumps(getattr(row, key)).decode() for key in ("options", "clock", "deadlines")}
-    params: dict[str, Any] = {
-        **{key: getattr(row, key) for key in ("game", "players", "status", "host_id", "seed", "seq", "revision")},
-        **json_text,
-        **{key: getattr(row, key) for key in ("created_at", "started_at", "finished_at")},
-        **_seat_arrays(row.seats),
-    }
+    params: dict[str, Any] = _seat_arrays(row.seats)
+    placeholders = []
+    for name in _TABLE_COLUMNS:
+        json_type = isinstance(tables.c[name].type, JSON)
+        params[name] = orjson.dumps(getattr(row, name)).decode() if json_type else getattr(row, name)
+        placeholders.append(f"%({name})s{'::json' if json_type else ''}")
     steps = [
-        f"t AS (INSERT INTO {tables.name} (game, players, options, clock, status, host_id, seed, seq, revision,"
-        " deadlines, created_at, started_at, finished_at) VALUES (%(game)s, %(players)s, %(options)s::json,"
-        " %(clock)s::json, %(status)s, %(host_id)s, %(seed)s, %(seq)s, %(revision)s, %(deadlines)s::json,"
-        " %(created_at)s, %(started_at)s, %(finished_at)s) RETURNING id)",
+        f"t AS (INSERT INTO {tables.name} ({', '.join(_TABLE_COLUMNS)})"
+        f" VALUES ({', '.join(placeholders)}) RETURNING id)",
         f"s AS (INSERT INTO {seats.name} (table_id, seat, kind, user_id, bot, replaced)"
         f" SELECT t.id, u.seat, u.kind, u.user_id, u.bot, u.replaced FROM t, {_SEATS_UNNEST})",
     ]
